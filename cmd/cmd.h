@@ -1,0 +1,36 @@
+/* cmd: the personalities and the one story they share. */
+#ifndef LEASH_CMD_H
+#define LEASH_CMD_H
+
+#include "plan.h"
+#include "spawn.h"
+#include "supervise.h"
+
+#define LEASH_VERSION "0.1.0"
+
+/* Exit statuses (DESIGN.md, "Exit status"). */
+enum {
+	EXIT_TIMEDOUT = 124,
+	EXIT_CANCELED = 125,    /* leash itself failed */
+	EXIT_CANNOT_INVOKE = 126,
+	EXIT_ENOENT = 127,
+};
+
+int leash_main(int argc, char **argv);
+int timeout_main(int argc, char **argv);
+int su_main(int argc, char **argv);
+
+/* The story every personality ends in: prepare the cgroup, spawn,
+ * supervise, release.  Returns 0 with *OUT filled (and *ERR->stage set
+ * when the child failed before exec), or -1 with errno when leash itself
+ * failed (a message was printed; the caller exits with its own code). */
+int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err);
+
+/* Say which step of the child failed before exec (not SPAWN_EXEC). */
+void spawn_error_report(struct plan *plan, const struct spawn_error *e);
+
+/* The command's fate as an exit status: the signal re-raised on ourselves
+ * (plan->signal_as_status false) or 128+N. */
+int outcome_status(const struct plan *plan, const struct outcome *out);
+
+#endif

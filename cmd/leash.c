@@ -1,0 +1,335 @@
+/* leash: run a command as another user, in a per-uid cpu cgroup, with a
+ * deadline.  main() picks the personality by the name it was called by. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "diag.h"
+#include "duration.h"
+#include "env.h"
+#include "opt.h"
+#include "signals.h"
+
+extern char **environ;
+
+/* Sorted by name; `leash NAME ...` reaches the same rows. */
+static const struct personality {
+	const char *name;
+	int (*main)(int, char **);
+} personalities[] = {
+	{ "leash", leash_main },
+	{ "su", su_main },
+	{ "timeout", timeout_main },
+};
+
+static const struct personality *personality_find(const char *argv0)
+{
+	const char *base = strrchr(argv0, '/');
+
+	base = base ? base + 1 : argv0;
+	for (size_t i = 0; i < sizeof personalities / sizeof *personalities; i++)
+		if (!strcmp(base, personalities[i].name))
+			return &personalities[i];
+	return &personalities[0];
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 1 || !argv[0])
+		return EXIT_ENOENT;
+	/* Setuid or file capabilities: whoever started us may not be
+	 * allowed what we would do for them, and leash asks no password. */
+	if (getauxval(AT_SECURE)) {
+		diag_die(EXIT_CANCELED, "refusing to run setuid or with file "
+			 "capabilities: leash does not authenticate");
+	}
+	const struct personality *p = personality_find(argv[0]);
+	if (p->main == leash_main && argc > 1 &&
+	    (!strcmp(argv[1], "timeout") || !strcmp(argv[1], "su")))
+		return personality_find(argv[1])->main(argc - 1, argv + 1);
+	return p->main(argc, argv);
+}
+
+enum {
+	OPT_PRESERVE = 256, OPT_FOREGROUND, OPT_KEEP_CAPS, OPT_NNP, OPT_CGROUP,
+	OPT_WEIGHT, OPT_CGROUP_ROOT, OPT_KILL_LEFTOVERS,
+};
+
+static const struct opt_long leash_longs[] = {
+	{ "timeout", OPT_REQUIRED, 't' },
+	{ "signal", OPT_REQUIRED, 's' },
+	{ "kill-after", OPT_REQUIRED, 'k' },
+	{ "preserve-status", OPT_NONE, OPT_PRESERVE },
+	{ "foreground", OPT_NONE, OPT_FOREGROUND },
+	{ "verbose", OPT_NONE, 'v' },
+	{ "user", OPT_REQUIRED, 'u' },
+	{ "group", OPT_REQUIRED, 'g' },
+	{ "groups", OPT_REQUIRED, 'G' },
+	{ "keep-caps", OPT_REQUIRED, OPT_KEEP_CAPS },
+	{ "no-new-privs", OPT_NONE, OPT_NNP },
+	{ "login", OPT_NONE, 'l' },
+	{ "preserve-env", OPT_NONE, 'p' },
+	{ "whitelist-environment", OPT_REQUIRED, 'w' },
+	{ "chdir", OPT_REQUIRED, 'C' },
+	{ "cgroup", OPT_REQUIRED, OPT_CGROUP },
+	{ "cpu-weight", OPT_REQUIRED, OPT_WEIGHT },
+	{ "cgroup-root", OPT_REQUIRED, OPT_CGROUP_ROOT },
+	{ "kill-leftovers", OPT_NONE, OPT_KILL_LEFTOVERS },
+	{ "help", OPT_NONE, 'h' },
+	{ "version", OPT_NONE, 'V' },
+	{ NULL, 0, 0 },
+};
+
+static void leash_usage(void)
+{
+	fputs("Usage: leash [OPTION]... [--] COMMAND [ARG]...\n"
+	      "       leash timeout [OPTION]... DURATION COMMAND [ARG]...\n"
+	      "       leash su [OPTION]... [-] [USER [ARG]...]\n"
+	      "Run COMMAND as another user, in a per-uid cpu cgroup, with a deadline.\n"
+	      "\n"
+	      "Deadline:\n"
+	      "  -t, --timeout=DURATION    send SIGNAL when COMMAND still runs after DURATION\n"
+	      "                            (number with optional suffix s, m, h or d; 0: none)\n"
+	      "  -s, --signal=SIGNAL       signal sent at the deadline (default TERM)\n"
+	      "  -k, --kill-after=DURATION send KILL this long after the first signal\n"
+	      "      --preserve-status     exit with COMMAND's status even when it timed out\n"
+	      "      --foreground          keep the caller's terminal and process group;\n"
+	      "                            only COMMAND itself is signalled\n"
+	      "  -v, --verbose             say which signals are sent and which cgroup is used\n"
+	      "\n"
+	      "Identity (root only; no password is asked, nothing is authenticated):\n"
+	      "  -u, --user=USER           run as USER: name, number or Android name\n"
+	      "  -g, --group=GROUP         primary group\n"
+	      "  -G, --groups=G1,G2,...    supplementary groups (default: USER's)\n"
+	      "      --keep-caps=CAPS      keep these capabilities (libcap text) as ambient\n"
+	      "      --no-new-privs        set no_new_privs before running COMMAND\n"
+	      "  -l, --login               clean environment, cd to HOME, login shell\n"
+	      "  -p, --preserve-env        keep the whole environment\n"
+	      "  -w, --whitelist-environment=VARS  with -l, keep these variables too\n"
+	      "  -C, --chdir=DIR           run COMMAND in DIR\n"
+	      "\n"
+	      "Per-uid cpu cgroup:\n"
+	      "      --cgroup=MODE         auto (default as root), require, or off\n"
+	      "      --cpu-weight=N        cpu weight of the uid's group, 1..10000 (default 100)\n"
+	      "      --cgroup-root=DIR     parent of the uid groups (default <mount>/leash)\n"
+	      "      --kill-leftovers      when COMMAND exits, kill what remains in its group\n"
+	      "\n"
+	      "  -h, --help                display this help and exit\n"
+	      "  -V, --version             output version information and exit\n"
+	      "\n"
+	      "Environment: LEASH_WAIT=thread|pidfd|poll, LEASH_CGROUP_ROOT=DIR.\n"
+	      "\n"
+	      "Exit status:\n"
+	      "  124  COMMAND timed out (unless --preserve-status)\n"
+	      "  125  leash itself failed (usage, user, cgroup, identity switch)\n"
+	      "  126  COMMAND found but not executable (or RLIMIT_NPROC reached)\n"
+	      "  127  COMMAND not found\n"
+	      "  137  COMMAND was sent the KILL signal\n"
+	      "  -    otherwise COMMAND's status; a signal death is passed on\n"
+	      "\n"
+	      "Called as 'timeout' or 'su', leash behaves as those; see leash(1).\n",
+	      stdout);
+}
+
+static _Noreturn void leash_try(void)
+{
+	fputs("Try 'leash --help' for more information.\n", stderr);
+	exit(EXIT_CANCELED);
+}
+
+/* What the options said, before names are resolved. */
+struct native_opts {
+	const char *user, *group, *groups, *whitelist;
+	bool login, preserve_env;
+};
+
+static void parse_cgroup_mode(const char *s, struct cgroup_plan *cg)
+{
+	if (!strcmp(s, "auto"))
+		cg->mode = CGROUP_AUTO;
+	else if (!strcmp(s, "require"))
+		cg->mode = CGROUP_REQUIRE;
+	else if (!strcmp(s, "off"))
+		cg->mode = CGROUP_OFF;
+	else {
+		diag_warn("invalid cgroup mode %s: use auto, require or off",
+			  diag_quote(s));
+		leash_try();
+	}
+}
+
+static unsigned parse_weight(const char *s)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || *s == '+' || v < 1 ||
+	    v > 10000) {
+		diag_warn("invalid cpu weight %s: use 1..10000", diag_quote(s));
+		leash_try();
+	}
+	return (unsigned)v;
+}
+
+static void parse_time(const char *s, struct timespec *d)
+{
+	if (duration_parse(s, d) < 0) {
+		diag_warn("invalid time interval %s", diag_quote(s));
+		leash_try();
+	}
+}
+
+static void native_option(int c, const char *arg, struct plan *p,
+			  struct native_opts *o)
+{
+	switch (c) {
+	case 't': parse_time(arg, &p->duration); break;
+	case 'k': parse_time(arg, &p->kill_after); break;
+	case 's':
+		if ((p->term_signal = signal_parse(arg)) < 0) {
+			diag_warn("%s: invalid signal", diag_quote(arg));
+			leash_try();
+		}
+		break;
+	case OPT_PRESERVE: p->preserve_status = true; break;
+	case OPT_FOREGROUND: p->foreground = true; break;
+	case 'v': p->verbose = p->cg.verbose = true; p->cg.note = diag_warn; break;
+	case 'u': o->user = arg; break;
+	case 'g': o->group = arg; break;
+	case 'G': o->groups = arg; break;
+	case OPT_KEEP_CAPS: p->id.keep_caps = arg; break;
+	case OPT_NNP: p->id.no_new_privs = true; break;
+	case 'l': o->login = true; break;
+	case 'p': o->preserve_env = true; break;
+	case 'w': o->whitelist = arg; break;
+	case 'C': p->chdir = arg; break;
+	case OPT_CGROUP: parse_cgroup_mode(arg, &p->cg); p->cg.asked = true; break;
+	case OPT_WEIGHT: p->cg.weight = parse_weight(arg); p->cg.asked = true; break;
+	case OPT_CGROUP_ROOT: p->cg.root = arg; p->cg.asked = true; break;
+	case OPT_KILL_LEFTOVERS: p->cg.kill_leftovers = true; p->cg.asked = true; break;
+	case 'h': leash_usage(); exit(0);
+	case 'V': printf("leash %s\n", LEASH_VERSION); exit(0);
+	default: leash_try();
+	}
+}
+
+static const char *resolve_error(int err, const char *what)
+{
+	switch (err) {
+	case ENOENT: return !strcmp(what, "user") ? "no such user" : "no such group";
+	case ERANGE: return "number out of range";
+	case E2BIG: return "more groups than NGROUPS_MAX";
+	case ENOMEM: return "out of memory";
+	default: return !strcmp(what, "user") ? "not a user name or number"
+					       : "not a group name or number";
+	}
+}
+
+/* -u, then -g and -G, which override what the user's entry gave. */
+static void native_resolve(struct plan *p, const struct native_opts *o)
+{
+	char self[16];
+	const char *user = o->user;
+
+	if (!user && o->login) {
+		snprintf(self, sizeof self, "%u", (unsigned)getuid());
+		user = self;
+	}
+	if (user && ident_resolve_user(&p->id, user) < 0)
+		diag_die(EXIT_CANCELED, "cannot resolve user %s: %s",
+			 diag_quote(user), resolve_error(errno, "user"));
+	if (o->group && ident_resolve_group(&p->id, o->group) < 0)
+		diag_die(EXIT_CANCELED, "cannot resolve group %s: %s",
+			 diag_quote(o->group), resolve_error(errno, "group"));
+	if (o->groups && ident_resolve_groups(&p->id, o->groups) < 0)
+		diag_die(EXIT_CANCELED, "cannot resolve groups %s: %s",
+			 diag_quote(o->groups), resolve_error(errno, "group"));
+}
+
+/* -l without a command runs the target's shell as a login shell. */
+static void native_command(struct plan *p, const struct native_opts *o,
+			   char **rest)
+{
+	static char *login_argv[2];
+	static char dash_name[256];
+
+	if (*rest) {
+		p->argv = rest;
+		p->file = rest[0];
+		return;
+	}
+	if (!o->login) {
+		diag_warn("missing command");
+		leash_try();
+	}
+	const char *shell = p->id.shell && *p->id.shell ? p->id.shell : "/bin/sh";
+	const char *base = strrchr(shell, '/');
+	snprintf(dash_name, sizeof dash_name, "-%s", base ? base + 1 : shell);
+	login_argv[0] = dash_name;
+	p->argv = login_argv;
+	p->file = shell;
+}
+
+static void native_environment(struct plan *p, const struct native_opts *o)
+{
+	enum env_mode mode = o->login ? ENV_LOGIN :
+			     o->preserve_env ? ENV_PRESERVE : ENV_TARGET;
+
+	if (!p->id.have_uid)
+		return;
+	p->envp = env_build(environ, &p->id, mode, o->whitelist);
+	if (!p->envp)
+		diag_die(EXIT_CANCELED, "cannot build the environment: %s",
+			 strerror(errno));
+	if (o->login && !p->chdir)
+		p->chdir = p->id.home && *p->id.home ? p->id.home : "/";
+}
+
+int leash_main(int argc, char **argv)
+{
+	struct plan p = { .term_signal = SIGTERM, .cg.mode = CGROUP_AUTO };
+	struct native_opts o = { 0 };
+	struct opt_state st;
+	int c;
+
+	diag_prog = "leash";
+	if (getenv("LEASH_CGROUP_ROOT") && *getenv("LEASH_CGROUP_ROOT"))
+		p.cg.root = getenv("LEASH_CGROUP_ROOT");
+	opt_init(&st, argc, argv, "+t:s:k:vu:g:G:lpw:C:hV", leash_longs, argv[0]);
+	while ((c = opt_next(&st)) != -1)
+		native_option(c, st.arg, &p, &o);
+	native_resolve(&p, &o);
+	bool switching = ident_changes_uid(&p.id) ||
+			 (p.id.have_gid && p.id.gid != getegid()) || p.id.have_groups;
+	if (switching && geteuid() != 0)
+		diag_die(EXIT_CANCELED, "cannot switch to another user: "
+			 "leash does not authenticate; run it as root");
+	native_command(&p, &o, &argv[st.ind]);
+	native_environment(&p, &o);
+	p.new_session = ident_changes_uid(&p.id) && !p.foreground;
+	/* auto acts, like the kernel patch at set_user(), when the uid
+	 * changes or a cgroup option asks for it, and only as root. */
+	if (p.cg.mode == CGROUP_AUTO &&
+	    (geteuid() != 0 || !(ident_changes_uid(&p.id) || p.cg.asked)))
+		p.cg.mode = CGROUP_OFF;
+
+	struct outcome out;
+	struct spawn_error err;
+	if (run_plan(&p, &out, &err) < 0)
+		return EXIT_CANCELED;
+	if (err.stage == SPAWN_EXEC) {
+		diag_warn_errno(err.err, "failed to run command %s",
+				diag_quote(p.argv[0]));
+		return err.err == ENOENT ? EXIT_ENOENT : EXIT_CANNOT_INVOKE;
+	}
+	if (err.stage)
+		return spawn_error_report(&p, &err), EXIT_CANCELED;
+	return outcome_status(&p, &out);
+}

@@ -1,0 +1,99 @@
+/* run: the story every personality ends in. */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "diag.h"
+
+int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err)
+{
+	struct sigstate ss;
+	struct child c;
+	enum waiter_kind kind;
+	const char *what = "cgroup";
+
+	err->stage = 0;
+	if (waiter_kind_from_env(&kind) < 0) {
+		diag_warn("invalid LEASH_WAIT %s: use thread, pidfd or poll",
+			  diag_quote(getenv("LEASH_WAIT")));
+		return -1;
+	}
+	uid_t uid = plan->id.have_uid ? plan->id.uid : getuid();
+	if (plan->cg.mode != CGROUP_OFF && cgroup_prepare(&plan->cg, uid, &what) < 0) {
+		diag_warn_errno(errno, "%s", what);
+		return -1;
+	}
+	if (supervise_prepare(&ss) < 0 || spawn_start(plan, &ss.orig_mask, &c) < 0) {
+		diag_warn_errno(errno, "fork system call failed");
+		cgroup_release(&plan->cg);
+		return -1;
+	}
+	plan->cg.child = c.pid;
+	int rc = supervise(plan, &ss, kind, &c, out);
+	cgroup_release(&plan->cg);
+	spawn_result(&c, err);
+	if (rc < 0)
+		diag_warn_errno(errno, "error waiting for command");
+	return rc;
+}
+
+void spawn_error_report(struct plan *plan, const struct spawn_error *e)
+{
+	switch (e->stage) {
+	case SPAWN_SESSION:
+		diag_warn_errno(e->err, "cannot start a new session or process group");
+		break;
+	case SPAWN_CGROUP:
+		diag_warn("%s", cgroup_join_error(&plan->cg, e->step, e->err));
+		break;
+	case SPAWN_IDENT:
+		diag_warn_errno(e->err, "cannot switch identity: %s",
+				ident_step_name((enum ident_step)e->step));
+		break;
+	case SPAWN_PDEATHSIG:
+		diag_warn_errno(e->err, "cannot tie the command to leash's life");
+		break;
+	case SPAWN_CHDIR:
+		diag_warn_errno(e->err, "cannot change directory to %s",
+				diag_quote(plan->chdir));
+		break;
+	default:
+		diag_warn_errno(e->err, "cannot prepare the command");
+	}
+}
+
+/* Die of the command's own signal, as GNU timeout does, without leaving
+ * a core dump of leash behind. */
+static void reraise(int sig)
+{
+	sigset_t set;
+
+	prctl(PR_SET_DUMPABLE, 0);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+}
+
+int outcome_status(const struct plan *plan, const struct outcome *out)
+{
+	bool preserve = plan->preserve_status;
+	int status = out->status;
+
+	if (out->code != CLD_EXITED) {
+		int sig = out->status;
+		if (out->code == CLD_DUMPED)
+			diag_warn("the monitored command dumped core");
+		if (!out->timed_out && !plan->signal_as_status)
+			reraise(sig);
+		/* KILL is reported as 137 even on a time-out (GNU 9.1+). */
+		if (out->timed_out && sig == SIGKILL)
+			preserve = true;
+		status = 128 + sig;
+	}
+	return out->timed_out && !preserve ? EXIT_TIMEDOUT : status;
+}

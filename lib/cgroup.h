@@ -1,0 +1,87 @@
+/* cgroup: the per-uid cpu group and the per-launch leaf.
+ * Parent: cgroup_prepare before fork, cgroup_signal/cgroup_kill while
+ * the child is unreaped, cgroup_release after the reap.
+ * Child: cgroup_join, while still root, before the identity switch.
+ *
+ * Layout.  v2 (cpu on cgroup2): R/uid_<uid>/run_<pid>_<starttime>,
+ * R = <cgroup2 mount>/leash or --cgroup-root; "+cpu" only in R's
+ * cgroup.subtree_control; processes only in the leaf.  v1 (cpu on a
+ * legacy hierarchy): <cpu mount>/leash/uid_<uid> holds the processes
+ * directly; when cgroup2 is mounted too (hybrid) a leaf
+ * <cgroup2 mount>/leash/uid_<uid>/run_<id> tracks and kills the launch. */
+#ifndef LEASH_CGROUP_H
+#define LEASH_CGROUP_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+enum cgroup_mode { CGROUP_AUTO, CGROUP_REQUIRE, CGROUP_OFF };
+
+/* Which join failed, for the child's error report (spawn_error.step). */
+enum cgroup_step { CGROUP_STEP_LEAF = 1, CGROUP_STEP_CPU };
+
+struct cgroup_plan {
+	/* Options, filled by cmd/. */
+	enum cgroup_mode mode;
+	const char *root;       /* --cgroup-root; NULL: LEASH_CGROUP_ROOT,
+				 * else the default */
+	unsigned weight;        /* --cpu-weight 1..10000, 0 when not given */
+	bool kill_leftovers;
+	bool verbose;
+	/* The user gave a cgroup option (--cgroup=..., --cgroup-root,
+	 * --cpu-weight, --kill-leftovers): auto acts even without a uid
+	 * change.  weight, root and kill_leftovers count by themselves. */
+	bool asked;
+	/* -v lines without the program prefix, e.g. diag_warn; NULL: none.
+	 * Called only when verbose is set. */
+	void (*note)(const char *fmt, ...)
+		__attribute__((format(printf, 1, 2)));
+	/* The command's pid, set by the caller after spawn (0: unknown):
+	 * cgroup_signal skips it, since the caller signalled it already. */
+	pid_t child;
+
+	/* State, owned by lib/cgroup.c, set by cgroup_prepare. */
+	bool active;            /* a group was prepared: the child joins it */
+	int version;            /* cpu hierarchy: 1 or 2 */
+	char cpu_top[PATH_MAX]; /* v1: <cpu mount>/leash; v2: R */
+	char cpu_uid[PATH_MAX]; /* uid_<uid> in the cpu hierarchy */
+	char leaf_top[PATH_MAX];/* cgroup2 R of the leaf ("" without leaf) */
+	char leaf_uid[PATH_MAX];/* cgroup2 uid_<uid> above the leaf */
+	char leaf[PATH_MAX];    /* the leaf we created, "" when none */
+	char wfile[24];         /* "cpu.shares" / "cpu.weight", "" unset */
+	char wvalue[16];        /* the value to write there */
+	char msg[PATH_MAX + 256];   /* the last message for *what */
+};
+
+/* Decide and prepare.  Returns 0 with cg->active set when the child must
+ * join; 0 with active false when running without a group is allowed (off,
+ * or auto with nothing usable: the reason goes to note under -v); -1 with
+ * errno when it is fatal, *WHAT then being one complete line without the
+ * program prefix (path, error text, hint): print it as diag_warn("%s")
+ * and exit 125.  Anything half made is removed again. */
+int cgroup_prepare(struct cgroup_plan *cg, uid_t uid, const char **what);
+
+/* Child, before dropping identity: write "0" to the leaf's and (v1) the
+ * uid group's cgroup.procs, recreating groups removed under us (bounded).
+ * Uses only async-signal-safe calls.  -1 with errno on failure;
+ * cgroup_join_step also says which join failed. */
+int cgroup_join(const struct cgroup_plan *cg);
+int cgroup_join_step(const struct cgroup_plan *cg, enum cgroup_step *step);
+
+/* Parent, after a failed join reported by the child: one line naming the
+ * path, the error and a hint (STEP 0 when unknown).  Points into cg. */
+const char *cgroup_join_error(struct cgroup_plan *cg, int step, int err);
+
+/* Signal every process in our leaf except cg->child (a no-op without a
+ * leaf).  Freezes the leaf meanwhile when it can, so forks cannot slip
+ * through and no pid is reused under us.  -1 with errno on failure. */
+int cgroup_signal(const struct cgroup_plan *cg, int sig);
+/* SIGKILL the whole leaf: cgroup.kill, else freeze + kill + thaw. */
+int cgroup_kill(const struct cgroup_plan *cg);
+/* After the reap: kill leftovers if asked, remove our leaf once it is
+ * empty (bounded wait); a leaf with leftovers stays and is swept by a
+ * later launch of the same uid.  The uid groups are never removed. */
+void cgroup_release(struct cgroup_plan *cg);
+
+#endif

@@ -1,0 +1,105 @@
+/* diag: one voice for every message leash prints. */
+#include "diag.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *diag_prog = "leash";
+
+/* One write per message, so lines from leash and its child never mix. */
+static void diag_vprint(int err, const char *fmt, va_list ap)
+{
+	char buf[1024];
+	int n = snprintf(buf, sizeof buf, "%s: ", diag_prog);
+	int room = (int)sizeof buf - n;
+
+	n += vsnprintf(buf + n, room > 0 ? (size_t)room : 0, fmt, ap);
+	if (err && n < (int)sizeof buf)
+		n += snprintf(buf + n, sizeof buf - n, ": %s", strerror(err));
+	if (n > (int)sizeof buf - 2)
+		n = (int)sizeof buf - 2;
+	buf[n++] = '\n';
+	/* A failed write of a diagnostic changes nothing (GNU 9.10). */
+	if (write(STDERR_FILENO, buf, n) < 0)
+		return;
+}
+
+void diag_warn(const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vprint(0, fmt, ap);
+	va_end(ap);
+	errno = saved;
+}
+
+void diag_warn_errno(int err, const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vprint(err, fmt, ap);
+	va_end(ap);
+	errno = saved;
+}
+
+void diag_die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vprint(0, fmt, ap);
+	va_end(ap);
+	_exit(status);
+}
+
+void diag_die_errno(int status, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vprint(err, fmt, ap);
+	va_end(ap);
+	_exit(status);
+}
+
+/* GNU's quote() picks curly quotes when the locale's charset is UTF-8;
+ * leash reads the same variables setlocale() would. */
+static int locale_is_utf8(void)
+{
+	static int cached = -1;
+	const char *names[] = { "LC_ALL", "LC_CTYPE", "LANG" };
+
+	if (cached >= 0)
+		return cached;
+	cached = 0;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const char *v = getenv(names[i]);
+		if (v && *v) {
+			cached = strstr(v, "UTF-8") || strstr(v, "utf-8") ||
+				 strstr(v, "utf8") || strstr(v, "UTF8");
+			break;
+		}
+	}
+	return cached;
+}
+
+const char *diag_quote(const char *s)
+{
+	static char bufs[2][512];
+	static int which;
+	char *b = bufs[which ^= 1];
+
+	if (locale_is_utf8())
+		snprintf(b, sizeof bufs[0], "\xe2\x80\x98%s\xe2\x80\x99", s);
+	else
+		snprintf(b, sizeof bufs[0], "'%s'", s);
+	return b;
+}

@@ -1,0 +1,23 @@
+/* diag: leash's one voice for messages.  Only cmd/ and the child before
+ * exec call the die helpers; lib/ functions return -1 with errno. */
+#ifndef LEASH_DIAG_H
+#define LEASH_DIAG_H
+
+#include <stdnoreturn.h>
+
+/* The prefix of every message ("leash", "timeout", "su"). */
+extern const char *diag_prog;
+
+void diag_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void diag_warn_errno(int err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+noreturn void diag_die(int status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+noreturn void diag_die_errno(int status, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Quote S as GNU's quote() does: 'S' in the C locale, ‘S’ in a UTF-8 one.
+ * Returns one of two rotating static buffers (so two quotes fit one line). */
+const char *diag_quote(const char *s);
+
+#endif

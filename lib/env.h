@@ -1,0 +1,27 @@
+/* env: the environment the command gets. */
+#ifndef LEASH_ENV_H
+#define LEASH_ENV_H
+
+#include <stdbool.h>
+
+#include "ident.h"
+
+enum env_mode {
+	ENV_INHERIT,    /* untouched (no -u) */
+	ENV_TARGET,     /* caller's, with HOME SHELL USER LOGNAME of the target */
+	ENV_LOGIN,      /* -l: only TERM + whitelist, then HOME SHELL USER LOGNAME PATH */
+	ENV_PRESERVE,   /* -p: everything kept */
+	ENV_ANDROID,    /* AOSP su: caller's, PATH reset, IFS unset */
+};
+
+/* Build a new NULL-terminated environment from ENVP.  WHITELIST is a
+ * comma-separated list of names kept by ENV_LOGIN (may be NULL).
+ * Returns NULL with errno on allocation failure. */
+char **env_build(char *const *envp, const struct ident *id,
+		 enum env_mode mode, const char *whitelist);
+
+/* The PATH leash gives the target: Android's directories first when
+ * /system/bin/sh exists. ROOT selects the sbin-first variant. */
+const char *env_default_path(bool root);
+
+#endif

@@ -1,0 +1,75 @@
+/* ident: who the command runs as.  Resolved in the parent from names,
+ * numbers or Android ids; applied in the child (groups, gid, uid, then
+ * read back), never in the threaded parent. */
+#ifndef LEASH_IDENT_H
+#define LEASH_IDENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct ident {
+	/* Explicit flags, never zero-as-unset: uid 0 is a real choice. */
+	bool have_uid, have_gid, have_groups;
+	/* -g / -G given: the user's entry no longer decides these. */
+	bool gid_explicit, groups_explicit;
+	uid_t uid;
+	gid_t gid;
+	size_t ngroups;
+	gid_t *groups;
+	/* For the environment: NULL when unknown. */
+	char *user;   /* resolved name, or the decimal uid */
+	char *home;
+	char *shell;
+	/* Capabilities kept across the switch (libcap text), NULL for none. */
+	const char *keep_caps;
+	bool no_new_privs;
+};
+
+/* The kernel's NGROUPS_MAX (musl's <limits.h> says 32, glibc's 65536). */
+#define IDENT_NGROUPS_MAX 65536
+
+/* Resolve -u USER: a passwd name, a decimal number 0..4294967294, or an
+ * Android name, tried in that order.  Fills uid, user, home, shell, and
+ * (unless -g/-G decided already) gid and groups: from passwd and group
+ * when there is an entry, else gid = uid and groups = {gid}.  -1 with
+ * errno ENOENT (no such user), EINVAL (malformed), ERANGE (out of range),
+ * E2BIG (more groups than IDENT_NGROUPS_MAX). */
+int ident_resolve_user(struct ident *id, const char *spec);
+/* -g GROUP: the gid; the groups become {gid} unless -G gives them. */
+int ident_resolve_group(struct ident *id, const char *spec);
+/* -G G1,G2,...: exactly these supplementary groups (the gid is not
+ * added).  Empty items are EINVAL. */
+int ident_resolve_groups(struct ident *id, const char *list);
+
+/* One group: a group-file name, a number or an Android group name. */
+int ident_lookup_group(const char *spec, gid_t *gid);
+/* Exactly these groups (copied, sorted, duplicates dropped). */
+int ident_set_groups(struct ident *id, const gid_t *groups, size_t n);
+
+/* In the parent: is --keep-caps a valid list?  -1 with errno EINVAL and
+ * *BAD at the bad item. */
+int ident_check_caps(const struct ident *id, const char **bad);
+
+/* In the parent: may the caller make this switch?  It may if it holds
+ * CAP_SETUID/CAP_SETGID for the parts that change; a switch to what the
+ * caller already is needs nothing.  -1 with errno EPERM otherwise. */
+int ident_check_privilege(const struct ident *id);
+
+/* Does applying ID change the caller's uid? */
+bool ident_changes_uid(const struct ident *id);
+
+/* Steps of ident_apply, for the child's error report. */
+enum ident_step {
+	IDENT_SETGROUPS = 1, IDENT_SETGID, IDENT_SETUID, IDENT_VERIFY,
+	IDENT_CAPS, IDENT_NO_NEW_PRIVS,
+};
+
+/* In the child: setgroups, setresgid, setresuid, verify, capabilities,
+ * no_new_privs.  On failure returns -1 with errno and *step set. */
+int ident_apply(const struct ident *id, enum ident_step *step);
+const char *ident_step_name(enum ident_step step);
+
+void ident_free(struct ident *id);
+
+#endif

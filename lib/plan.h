@@ -1,0 +1,37 @@
+/* plan: everything cmd/ decided, handed to spawn and supervise. */
+#ifndef LEASH_PLAN_H
+#define LEASH_PLAN_H
+
+#include <stdbool.h>
+#include <time.h>
+
+#include "cgroup.h"
+#include "ident.h"
+
+struct plan {
+	/* What to run: FILE is looked up as GNU's execvp does (PATH search
+	 * when it has no slash); ARGV[0] is what the command sees. */
+	const char *file;
+	char **argv;
+	char **envp;            /* NULL: the caller's environment */
+	const char *chdir;      /* NULL: stay where we are */
+
+	/* Deadline: a zero timespec means none. */
+	struct timespec duration;
+	struct timespec kill_after;
+	int term_signal;
+	bool foreground;        /* no new process group, pid only, no CONT */
+	bool preserve_status;
+	bool verbose;
+
+	/* Who and where. */
+	struct ident id;
+	bool new_session;       /* setsid() in the child (uid change) */
+	struct cgroup_plan cg;
+
+	/* A signal death of the command: true -> exit 128+N (su), false ->
+	 * re-raise it on ourselves with core dumps off (timeout, leash). */
+	bool signal_as_status;
+};
+
+#endif

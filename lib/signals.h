@@ -1,0 +1,15 @@
+/* signals: names <-> numbers as kill -l and GNU's operand2sig do. */
+#ifndef LEASH_SIGNALS_H
+#define LEASH_SIGNALS_H
+
+#include <stddef.h>
+
+/* "TERM", "SIGTERM", "term", "15", "143" (shell status), "RTMIN+2", "0",
+ * "EXIT".  Returns the number, or -1 for an invalid operand. */
+int signal_parse(const char *s);
+
+/* Name without "SIG" ("TERM", "RTMIN+2"), or the decimal number when the
+ * signal has no name.  Writes into BUF of SIZE bytes and returns BUF. */
+const char *signal_name(int sig, char *buf, size_t size);
+
+#endif

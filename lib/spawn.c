@@ -1,0 +1,110 @@
+/* spawn: fork from the main thread; the child prepares and execs. */
+#define _GNU_SOURCE
+#include "spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "execvp.h"
+
+extern char **environ;
+
+/* Tell the parent which step failed, then leave without running atexit
+ * handlers or flushing the parent's stdio buffers. */
+static _Noreturn void child_fail(int fd, int stage, int step, int code)
+{
+	struct spawn_error e = { stage, step, errno };
+
+	while (write(fd, &e, sizeof e) < 0 && errno == EINTR)
+		;
+	_exit(code);
+}
+
+static void child_session(const struct plan *p, int fd)
+{
+	/* A new session when the uid changes: the command can no longer
+	 * reach the caller's terminal (TIOCSTI) as its controlling tty. */
+	if (p->new_session && setsid() < 0)
+		child_fail(fd, SPAWN_SESSION, 0, 125);
+	if (!p->new_session && !p->foreground && setpgid(0, 0) < 0)
+		child_fail(fd, SPAWN_SESSION, 0, 125);
+}
+
+/* The death signal is cleared by the identity switch, so set it after;
+ * then make sure the parent did not die before it was armed. */
+static void child_pdeathsig(pid_t parent, int fd)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		child_fail(fd, SPAWN_PDEATHSIG, 0, 125);
+	if (getppid() != parent) {
+		errno = ESRCH;
+		child_fail(fd, SPAWN_PDEATHSIG, 0, 125);
+	}
+}
+
+static _Noreturn void child_run(const struct plan *p, const sigset_t *mask,
+				pid_t parent, int fd)
+{
+	enum ident_step step = 0;
+	enum cgroup_step cstep = 0;
+
+	/* leash ignores these so a background job cannot stop it. */
+	signal(SIGTTIN, SIG_DFL);
+	signal(SIGTTOU, SIG_DFL);
+	child_session(p, fd);
+	/* Join while still root: the groups are not the target's to write. */
+	if (p->cg.active && cgroup_join_step(&p->cg, &cstep) < 0)
+		child_fail(fd, SPAWN_CGROUP, (int)cstep, 125);
+	if (ident_apply(&p->id, &step) < 0)
+		child_fail(fd, SPAWN_IDENT, (int)step, 125);
+	child_pdeathsig(parent, fd);
+	if (p->chdir && chdir(p->chdir) < 0)
+		child_fail(fd, SPAWN_CHDIR, 0, 125);
+	/* Last: the caller's mask, so nothing leash blocked leaks. */
+	if (sigprocmask(SIG_SETMASK, mask, NULL) < 0)
+		child_fail(fd, SPAWN_SIGMASK, 0, 125);
+	exec_command(p->file, p->argv, p->envp ? p->envp : environ);
+	child_fail(fd, SPAWN_EXEC, 0, errno == ENOENT ? 127 : 126);
+}
+
+int spawn_start(const struct plan *plan, const sigset_t *orig_mask,
+		struct child *c)
+{
+	int fds[2];
+	pid_t parent = getpid();
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -1;
+	c->pid = fork();
+	if (c->pid < 0) {
+		int err = errno;
+		close(fds[0]);
+		close(fds[1]);
+		return errno = err, -1;
+	}
+	if (c->pid == 0) {
+		close(fds[0]);
+		child_run(plan, orig_mask, parent, fds[1]);
+	}
+	close(fds[1]);
+	c->errfd = fds[0];
+	/* Both sides set the group, so a signal sent right after fork
+	 * already finds it; setsid needs the child not to lead a group. */
+	if (!plan->new_session && !plan->foreground)
+		setpgid(c->pid, c->pid);
+	return 0;
+}
+
+int spawn_result(struct child *c, struct spawn_error *e)
+{
+	ssize_t n;
+
+	while ((n = read(c->errfd, e, sizeof *e)) < 0 && errno == EINTR)
+		;
+	close(c->errfd);
+	c->errfd = -1;
+	return n == (ssize_t)sizeof *e;
+}

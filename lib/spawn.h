@@ -1,0 +1,41 @@
+/* spawn: fork from the main thread; the child only prepares and execs,
+ * and reports a failure as {stage, errno} on a close-on-exec pipe. */
+#ifndef LEASH_SPAWN_H
+#define LEASH_SPAWN_H
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include "plan.h"
+
+enum spawn_stage {
+	SPAWN_EXEC = 1,         /* execve failed: 126 or 127 */
+	SPAWN_SESSION,          /* setsid / setpgid */
+	SPAWN_CGROUP,           /* cgroup_join */
+	SPAWN_IDENT,            /* ident_apply; step says which call */
+	SPAWN_PDEATHSIG,        /* prctl, or the parent is already gone */
+	SPAWN_CHDIR,
+	SPAWN_SIGMASK,
+};
+
+struct spawn_error {
+	int stage;
+	int step;               /* enum ident_step for SPAWN_IDENT */
+	int err;
+};
+
+struct child {
+	pid_t pid;
+	int errfd;              /* read end of the error pipe */
+};
+
+/* Fork and exec PLAN.  ORIG_MASK is the caller's signal mask, restored in
+ * the child just before exec.  -1 with errno if fork or pipe fails. */
+int spawn_start(const struct plan *plan, const sigset_t *orig_mask,
+		struct child *c);
+
+/* After the reap: 1 and *E filled if the child failed before exec,
+ * 0 if it exec'd. Closes the pipe. */
+int spawn_result(struct child *c, struct spawn_error *e);
+
+#endif

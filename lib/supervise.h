@@ -1,0 +1,32 @@
+/* supervise: wait for {child exited, deadline, signal to forward}, send
+ * signals only while the child is unreaped, reap exactly once. */
+#ifndef LEASH_SUPERVISE_H
+#define LEASH_SUPERVISE_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "plan.h"
+#include "spawn.h"
+#include "waiter.h"
+
+struct sigstate {
+	sigset_t orig_mask;     /* the caller's mask, restored in the child */
+	sigset_t handled;       /* blocked and read from a signalfd */
+};
+
+/* Before fork: SIGCHLD to default, TTIN/TTOU ignored, every terminating
+ * signal not ignored at start blocked.  -1 with errno on failure. */
+int supervise_prepare(struct sigstate *ss);
+
+struct outcome {
+	int code;               /* CLD_EXITED, CLD_KILLED or CLD_DUMPED */
+	int status;             /* exit status or signal number */
+	bool timed_out;         /* the first signal was sent by the deadline */
+};
+
+/* Watch C until it exits, applying PLAN's deadline; the one reap. */
+int supervise(const struct plan *plan, const struct sigstate *ss,
+	      enum waiter_kind kind, struct child *c, struct outcome *out);
+
+#endif

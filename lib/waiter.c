@@ -1,0 +1,120 @@
+/* waiter: learn of the child's exit without reaping it. */
+#define _GNU_SOURCE
+#include "waiter.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define POLL_INTERVAL_MS 100
+/* The thread only blocks in waitid: a small stack keeps leash's RSS low. */
+#define WAITER_STACK (16 * 1024)
+
+int waiter_kind_from_env(enum waiter_kind *kind)
+{
+	const char *v = getenv("LEASH_WAIT");
+
+	if (!v || !*v || !strcmp(v, "thread"))
+		*kind = WAITER_THREAD;
+	else if (!strcmp(v, "pidfd"))
+		*kind = WAITER_PIDFD;
+	else if (!strcmp(v, "poll"))
+		*kind = WAITER_POLL;
+	else
+		return errno = EINVAL, -1;
+	return 0;
+}
+
+/* WNOWAIT leaves the child a zombie: its pid stays ours until the main
+ * thread reaps it, so no kill() can reach a recycled pid. */
+static void *waiter_thread(void *arg)
+{
+	struct waiter *w = arg;
+	siginfo_t si;
+	uint64_t one = 1;
+
+	while (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOWAIT) < 0 &&
+	       errno == EINTR)
+		;
+	atomic_store(&w->exited, 1);
+	while (write(w->fd, &one, sizeof one) < 0 && errno == EINTR)
+		;
+	return NULL;
+}
+
+static int waiter_start_thread(struct waiter *w)
+{
+	pthread_attr_t attr;
+	sigset_t all, old;
+	int err;
+
+	w->fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (w->fd < 0)
+		return -1;
+	/* Process-directed signals must reach the main thread only. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, WAITER_STACK);
+	err = pthread_create(&w->thread, &attr, waiter_thread, w);
+	pthread_attr_destroy(&attr);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		close(w->fd);
+		w->fd = -1;
+		return errno = err, -1;
+	}
+	return 0;
+}
+
+static int waiter_start_pidfd(struct waiter *w)
+{
+	/* Race-free: the child cannot be reaped before we do it. */
+	w->fd = (int)syscall(SYS_pidfd_open, w->pid, 0);
+	return w->fd < 0 ? -1 : 0;
+}
+
+void waiter_start(struct waiter *w, enum waiter_kind kind, pid_t pid)
+{
+	w->kind = kind;
+	w->pid = pid;
+	w->fd = -1;
+	atomic_init(&w->exited, 0);
+	if (kind == WAITER_THREAD && waiter_start_thread(w) == 0)
+		return;
+	if (kind == WAITER_PIDFD && waiter_start_pidfd(w) == 0)
+		return;
+	w->kind = WAITER_POLL;
+}
+
+int waiter_interval_ms(const struct waiter *w)
+{
+	return w->kind == WAITER_POLL ? POLL_INTERVAL_MS : -1;
+}
+
+int waiter_exited(struct waiter *w)
+{
+	siginfo_t si;
+
+	if (w->kind == WAITER_THREAD)
+		return atomic_load(&w->exited);
+	/* pidfd readable, or a poll tick: ask without reaping. */
+	si.si_pid = 0;
+	if (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+		return errno == ECHILD;
+	return si.si_pid != 0;
+}
+
+void waiter_stop(struct waiter *w)
+{
+	if (w->kind == WAITER_THREAD)
+		pthread_join(w->thread, NULL);
+	if (w->fd >= 0)
+		close(w->fd);
+	w->fd = -1;
+}

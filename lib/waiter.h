@@ -1,0 +1,38 @@
+/* waiter: learn that the child exited without reaping it, so its pid
+ * stays pinned (a zombie) and kill() can never reach a recycled pid.
+ * Strategies: a thread blocked in waitid(WNOWAIT) (default), a pidfd,
+ * or WNOHANG polling every 100 ms. */
+#ifndef LEASH_WAITER_H
+#define LEASH_WAITER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/types.h>
+
+enum waiter_kind { WAITER_THREAD, WAITER_PIDFD, WAITER_POLL };
+
+struct waiter {
+	enum waiter_kind kind;
+	pid_t pid;
+	int fd;                 /* readable once the child exited; -1 for poll */
+	pthread_t thread;
+	atomic_int exited;
+};
+
+/* LEASH_WAIT=thread|pidfd|poll, default thread.  -1/EINVAL otherwise. */
+int waiter_kind_from_env(enum waiter_kind *kind);
+
+/* Start watching PID.  A thread or pidfd that cannot be had falls back
+ * to polling by itself; never fails. */
+void waiter_start(struct waiter *w, enum waiter_kind kind, pid_t pid);
+
+/* Poll timeout cap in ms for the strategy (-1: none). */
+int waiter_interval_ms(const struct waiter *w);
+
+/* After a wake-up: has the child exited?  Never reaps. */
+int waiter_exited(struct waiter *w);
+
+/* Join the thread, close descriptors. */
+void waiter_stop(struct waiter *w);
+
+#endif
