@@ -294,12 +294,15 @@ static void native_environment(struct plan *p, const struct native_opts *o)
 
 int leash_main(int argc, char **argv)
 {
-	struct plan p = { .term_signal = SIGTERM, .cg.mode = CGROUP_AUTO };
+	/* Static, as in timeout_main: untouched buffers cost no memory. */
+	static struct plan p;   /* zeroed: in .bss, not .data */
 	struct native_opts o = { 0 };
 	struct opt_state st;
 	int c;
 
 	diag_prog = "leash";
+	p.term_signal = SIGTERM;
+	p.cg.mode = CGROUP_AUTO;
 	if (getenv("LEASH_CGROUP_ROOT") && *getenv("LEASH_CGROUP_ROOT"))
 		p.cg.root = getenv("LEASH_CGROUP_ROOT");
 	opt_init(&st, argc, argv, "+t:s:k:vu:g:G:lpw:C:hV", leash_longs, argv[0]);
