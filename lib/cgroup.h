@@ -12,9 +12,11 @@
 #ifndef LEASH_CGROUP_H
 #define LEASH_CGROUP_H
 
-#include <limits.h>
 #include <stdbool.h>
 #include <sys/types.h>
+
+/* PATH_MAX without depending on the feature macros of the includer. */
+#define CGROUP_PATH_MAX 4096
 
 enum cgroup_mode { CGROUP_AUTO, CGROUP_REQUIRE, CGROUP_OFF };
 
@@ -44,14 +46,15 @@ struct cgroup_plan {
 	/* State, owned by lib/cgroup.c, set by cgroup_prepare. */
 	bool active;            /* a group was prepared: the child joins it */
 	int version;            /* cpu hierarchy: 1 or 2 */
-	char cpu_top[PATH_MAX]; /* v1: <cpu mount>/leash; v2: R */
-	char cpu_uid[PATH_MAX]; /* uid_<uid> in the cpu hierarchy */
-	char leaf_top[PATH_MAX];/* cgroup2 R of the leaf ("" without leaf) */
-	char leaf_uid[PATH_MAX];/* cgroup2 uid_<uid> above the leaf */
-	char leaf[PATH_MAX];    /* the leaf we created, "" when none */
+	char cpu_top[CGROUP_PATH_MAX];  /* v1: <cpu mount>/leash; v2: R */
+	char cpu_uid[CGROUP_PATH_MAX];  /* uid_<uid>, cpu hierarchy */
+	char leaf_top[CGROUP_PATH_MAX]; /* cgroup2 R of the leaf, or "" */
+	char leaf_uid[CGROUP_PATH_MAX]; /* cgroup2 uid_<uid> above it */
+	char leaf[CGROUP_PATH_MAX];     /* the leaf we made, or "" */
 	char wfile[24];         /* "cpu.shares" / "cpu.weight", "" unset */
 	char wvalue[16];        /* the value to write there */
-	char msg[PATH_MAX + 256];   /* the last message for *what */
+	char msg[CGROUP_PATH_MAX + 256];   /* the last message for *what */
+	bool soft;              /* msg is a reason auto mode may run without */
 };
 
 /* Decide and prepare.  Returns 0 with cg->active set when the child must

@@ -8,7 +8,8 @@
 
 enum env_mode {
 	ENV_INHERIT,    /* untouched (no -u) */
-	ENV_TARGET,     /* caller's, with HOME SHELL USER LOGNAME of the target */
+	ENV_TARGET,     /* caller's, with HOME SHELL USER LOGNAME of the target
+			 * (HOME=/ and the default shell when unknown) */
 	ENV_LOGIN,      /* -l: only TERM + whitelist, then HOME SHELL USER LOGNAME PATH */
 	ENV_PRESERVE,   /* -p: everything kept */
 	ENV_ANDROID,    /* AOSP su: caller's, PATH reset, IFS unset */
@@ -23,5 +24,16 @@ char **env_build(char *const *envp, const struct ident *id,
 /* The PATH leash gives the target: Android's directories first when
  * /system/bin/sh exists. ROOT selects the sbin-first variant. */
 const char *env_default_path(bool root);
+
+/* The shell for a user without one: the first of /system/bin/sh,
+ * /sbin/sh (recovery images) and /bin/sh that can be run. */
+const char *env_default_shell(void);
+
+/* Set (VALUE not NULL) or remove NAME in *ENVP, an array env_build made.
+ * -1 with errno on allocation failure. */
+int env_set(char ***envp, const char *name, const char *value);
+
+/* Free an array env_build made. */
+void env_free(char **envp);
 
 #endif

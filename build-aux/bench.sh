@@ -1,0 +1,48 @@
+#!/bin/sh
+# make bench: measure leash against the tools it replaces, in one run.
+# Runs build/bench (tests/bench/*.c), which prints the tables and writes
+# bench-<commit>.json at the top of the source tree (ignored by git), so
+# that two runs can be compared.  See tests/bench/README.
+#
+# Environment:
+#   BENCH_QUICK=1      a short run (under a minute on an idle machine)
+#   BENCH_ONLY=LIST    only these sections: launch,latency,overshoot,
+#                      memory,size,scale,stress,fair
+#   BENCH_JSON=FILE    write the JSON there instead
+#   LEASH, BENCH       the binaries (make passes build/leash, build/bench)
+set -eu
+
+srcdir=${LEASH_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
+builddir=${LEASH_BUILDDIR:-$srcdir/build}
+bench=${BENCH:-$builddir/bench}
+leash=${LEASH:-$builddir/leash}
+
+if [ ! -x "$bench" ]; then
+	echo "bench: $bench is not built (run: make $builddir/bench)" >&2
+	exit 1
+fi
+if [ "$(id -u)" != 0 ]; then
+	echo "bench: not root: the -u and cgroup rows will be skipped" >&2
+fi
+
+# The commit the figures belong to; -dirty when the tree has changes.
+commit=$(git -C "$srcdir" rev-parse --short HEAD 2>/dev/null) ||
+	commit=uncommitted
+if [ "$commit" != uncommitted ] &&
+	! git -C "$srcdir" diff --quiet HEAD -- 2>/dev/null; then
+	commit=$commit-dirty
+fi
+
+set -- --leash "$leash" --commit "$commit" \
+	--json "${BENCH_JSON:-$srcdir/bench-$commit.json}"
+if [ -f "$srcdir/build-aux/demo-fair.sh" ]; then
+	set -- "$@" --fair "$srcdir/build-aux/demo-fair.sh"
+fi
+case ${BENCH_QUICK:-0} in
+0 | '') ;;
+*) set -- "$@" --quick ;;
+esac
+if [ -n "${BENCH_ONLY:-}" ]; then
+	set -- "$@" --only "$BENCH_ONLY"
+fi
+exec "$bench" "$@"

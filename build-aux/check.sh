@@ -1,0 +1,109 @@
+#!/bin/bash
+# The check driver behind `make check`: every tests/*.bats file (the
+# supervision files once per waiter strategy), then the man page checks.
+# Ends with one line "N passed, N failed, N skipped" and fails on any
+# failure.  The Makefile sets LEASH, TIMEOUT, SU, PROBE, LEASH_BUILDDIR.
+#
+# Environment: LEASH_CHECK_FILES="tests/a.bats ..." runs only those files;
+# LEASH_CHECK_WAITS="thread pidfd poll" the strategies for the
+# supervision files; LEASH_FILE_TIMEOUT seconds per bats run (default 900).
+set -uo pipefail
+
+cd "${LEASH_SRCDIR:-$(dirname "$0")/..}" || exit 1
+
+SUPERVISION_FILES='tests/timeout.bats tests/supervise.bats'
+waits=${LEASH_CHECK_WAITS:-thread pidfd poll}
+file_timeout=${LEASH_FILE_TIMEOUT:-900}
+passed=0 failed=0 skipped=0
+failures=()
+
+command -v bats >/dev/null || { echo "leash: bats not found: apt-get install bats" >&2; exit 1; }
+for v in LEASH PROBE; do
+	[ -x "${!v:-}" ] || { echo "leash: $v=${!v:-} is not an executable (run make first)" >&2; exit 1; }
+done
+
+# run_bats LABEL FILE [VAR=VALUE...]: one bats run, its TAP counted.
+run_bats() {
+	local label=$1 file=$2 counts
+	shift 2
+	echo "== $label"
+	counts=$(mktemp)
+	local guard=()
+	command -v timeout >/dev/null && guard=(timeout -k 10 "$file_timeout")
+	env "$@" "${guard[@]}" bats --tap "$file" 2>&1 | awk -v out="$counts" '
+		{ print; fflush() }
+		/^1\.\.[0-9]+/ { plan = substr($0, 4) + 0 }
+		/^ok / { if ($0 ~ /# skip/) s++; else p++ }
+		/^not ok / { f++ }
+		END { print p + 0, f + 0, s + 0, plan + 0 > out }'
+	local rc=${PIPESTATUS[0]} p f s plan
+	read -r p f s plan <"$counts"
+	rm -f "$counts"
+	# A file that dies early (syntax error, hung run) still counts.
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "not ok - $label: bats exited with status $rc"
+		f=1
+	elif [ $((p + f + s)) -lt "$plan" ]; then
+		echo "not ok - $label: $((plan - p - f - s)) of $plan tests did not report"
+		f=$((f + plan - p - f - s))
+	fi
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	[ "$f" -eq 0 ] || failures+=("$label")
+}
+
+# check_item LABEL COMMAND...: one non-bats check counted as one test.
+check_item() {
+	local label=$1
+	shift
+	echo "== $label"
+	if "$@"; then
+		echo "ok - $label"
+		passed=$((passed + 1))
+	else
+		echo "not ok - $label"
+		failed=$((failed + 1))
+		failures+=("$label")
+	fi
+}
+
+# mandoc -Tlint: warnings and errors fail; so do style messages, except a
+# reference to a page that is not installed on this machine.  Notes about
+# the machine's own mandoc.db carry no level and are ignored.
+lint_man() {
+	local out rc
+	[ -f man/leash.1 ] || { echo "man/leash.1 is missing"; return 1; }
+	command -v mandoc >/dev/null || { echo "mandoc not found: apt-get install mandoc"; return 1; }
+	out=$(mandoc -Tlint -Wstyle man/leash.1 2>&1)
+	rc=$?
+	out=$(printf '%s\n' "$out" | grep -E ': (STYLE|WARNING|ERROR|UNSUPP|BADARG|SYSERR): ')
+	[ -n "$out" ] && printf '%s\n' "$out"
+	[ "$rc" -le 1 ] || return 1
+	! printf '%s\n' "$out" | grep -v -e '^$' -e 'STYLE: referenced manual not found' | grep -q .
+}
+
+files=${LEASH_CHECK_FILES:-$(ls tests/*.bats 2>/dev/null)}
+[ -n "$files" ] || echo "leash: no tests/*.bats yet"
+for f in $files; do
+	case " $SUPERVISION_FILES " in
+	*" $f "*)
+		for w in $waits; do
+			run_bats "$f (LEASH_WAIT=$w)" "$f" LEASH_WAIT="$w"
+		done ;;
+	*)	run_bats "$f" "$f" ;;
+	esac
+done
+
+if [ -z "${LEASH_CHECK_FILES:-}" ]; then
+	check_item "man/leash.1: mandoc -Tlint" lint_man
+	if [ -f build-aux/checkman.sh ]; then
+		check_item "man/leash.1: every --help option documented" \
+			sh build-aux/checkman.sh
+	fi
+fi
+
+if [ ${#failures[@]} -gt 0 ]; then
+	echo "failed:"
+	printf '  %s\n' "${failures[@]}"
+fi
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

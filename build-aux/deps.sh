@@ -1,0 +1,126 @@
+#!/bin/sh
+# Install what leash's build and tests need on Debian 12, one line per
+# package; without apt-get or root, name what is missing and fail.
+#
+# usage: build-aux/deps.sh [--dry-run] [--assume-missing] [--no-apt]
+#                          [PROFILE | PROBE:PACKAGE]...
+#
+# PROFILE: build (compile leash), check (build + the test suite), bench
+# (hyperfine), vm (make check-vm).  PROBE:PACKAGE adds one requirement:
+# PROBE is a command name, an absolute path that must exist, or
+# dpkg=NAME (a package that must be installed); build-aux/check-vm.sh can
+# call this script that way for what it needs beyond the vm profile.
+#
+# --dry-run prints what would be installed and changes nothing;
+# --assume-missing treats every requirement as missing (with --dry-run:
+# the fresh-machine path); --no-apt behaves as if apt-get or root were
+# absent.
+set -u
+
+dry=0 assume=0 noapt=0 reqs=
+add() { reqs="$reqs $*"; }
+
+profile() {
+	case $1 in
+	build)
+		add make:make gcc:gcc /usr/include/stdio.h:libc6-dev \
+			/usr/include/linux/types.h:linux-libc-dev \
+			musl-gcc:musl-tools \
+			apt-get:apt dpkg-source:dpkg-dev xz:xz-utils \
+			/usr/include/sys/capability.h:libcap-dev ;;
+	check)
+		profile build
+		add bats:bats mandoc:mandoc \
+			setpriv:util-linux unshare:util-linux runuser:util-linux \
+			useradd:passwd groupadd:passwd \
+			ps:procps pgrep:procps \
+			script:bsdutils busybox:busybox toybox:toybox ;;
+	bench)
+		add hyperfine:hyperfine ;;
+	vm)
+		profile build
+		add qemu-system-x86_64:qemu-system-x86 \
+			dpkg=busybox-static:busybox-static /bin/bash-static:bash-static \
+			cpio:cpio ;;
+	*)	echo "deps.sh: unknown profile '$1' (build, check, bench, vm)" >&2
+		exit 2 ;;
+	esac
+}
+
+for a in "$@"; do
+	case $a in
+	--dry-run|-n) dry=1 ;;
+	--assume-missing) assume=1 ;;
+	--no-apt) noapt=1 ;;
+	*:*) add "$a" ;;
+	*) profile "$a" ;;
+	esac
+done
+[ -n "$reqs" ] || profile check
+
+have() {	# have PROBE
+	[ "$assume" = 1 ] && return 1
+	case $1 in
+	dpkg=*) dpkg-query -W -f '${Status}' "${1#dpkg=}" 2>/dev/null |
+			grep -q 'ok installed' ;;
+	/*) [ -e "$1" ] ;;
+	*) command -v "$1" >/dev/null 2>&1 ;;
+	esac
+}
+
+# Missing packages, once each, as "package probe" lines.
+missing=$(
+	for r in $reqs; do
+		probe=${r%:*} pkg=${r##*:}
+		have "$probe" || printf '%s %s\n' "$pkg" "${probe#dpkg=}"
+	done | awk '!seen[$1]++'
+)
+[ -n "$missing" ] || exit 0
+
+can_apt=1
+[ "$noapt" = 1 ] && can_apt=0
+command -v apt-get >/dev/null 2>&1 || can_apt=0
+[ "$(id -u)" = 0 ] || can_apt=0
+if [ "$can_apt" = 0 ] && [ "$dry" = 0 ]; then
+	printf '%s\n' "$missing" | while read -r pkg probe; do
+		echo "leash: missing $pkg (for $probe)" >&2
+	done
+	echo "leash: install them as root: apt-get install" $(printf '%s\n' "$missing" |
+		awk '{ print $1 }') >&2
+	exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+log=${TMPDIR:-/tmp}/leash-deps.$$.log
+trap 'rm -f "$log"' EXIT
+
+# Update the package lists once, when they are empty or an install failed.
+updated=0
+apt_update() {
+	[ "$updated" = 1 ] && return 1
+	updated=1
+	echo "leash: updating the package lists (apt-get update)"
+	[ "$dry" = 1 ] && return 0
+	apt-get -q update >"$log" 2>&1 || { cat "$log" >&2; return 1; }
+}
+ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1 || apt_update
+
+# One apt-get call for all (fast on a fresh machine); if it fails, one
+# call per package, so the message names the one that failed.
+pkgs=$(printf '%s\n' "$missing" | awk '{ print $1 }' | tr '\n' ' ')
+printf '%s\n' "$missing" | while read -r pkg probe; do
+	echo "leash: installing $pkg (for $probe)"
+done
+[ "$dry" = 1 ] && exit 0
+install() { apt-get -q -y --no-install-recommends install "$@" >"$log" 2>&1; }
+install $pkgs && exit 0
+apt_update
+status=0
+for pkg in $pkgs; do
+	install "$pkg" || {
+		cat "$log" >&2
+		echo "leash: could not install $pkg" >&2
+		status=1
+	}
+done
+exit $status

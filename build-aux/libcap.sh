@@ -1,0 +1,177 @@
+#!/bin/sh
+# Build a static libcap for musl from Debian's libcap2 source package.
+#
+# usage: build-aux/libcap.sh [DIR]        (DIR defaults to build/libcap)
+#
+# Result: DIR/include/sys/capability.h, DIR/lib/libcap.a, DIR/VERSION.
+# The source comes from `apt-get source libcap2` run with a private apt
+# configuration (sources list, package lists and cache all under DIR/apt),
+# so the machine's /etc/apt and /var/lib/apt are never changed.  The build
+# stops unless the source carries the fixes for CVE-2023-2602 and
+# CVE-2023-2603 (Debian 12's 1:2.66-4+deb12u1 and later do).
+#
+# Environment: MUSL_CC (default musl-gcc) compiles the library, BUILD_CC
+# (default gcc) compiles libcap's host helper _makenames.
+set -eu
+
+dir=${1:-build/libcap}
+musl_cc=${MUSL_CC:-musl-gcc}
+build_cc=${BUILD_CC:-gcc}
+min_version='1:2.66-4+deb12u1'
+# Flags for the library; a change rebuilds it from the unpacked source.
+copts='-O2 -fPIC -fstack-protector-strong -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables'
+
+say() { printf 'leash: %s\n' "$*"; }
+die() { printf 'leash: %s\n' "$*" >&2; exit 1; }
+
+need() {	# need COMMAND PACKAGE WHY
+	command -v "$1" >/dev/null 2>&1 ||
+		die "missing $1 ($3): install $2, e.g. 'apt-get install $2' or run build-aux/deps.sh"
+}
+
+# Print one deb-src line per machine deb entry for bookworm and
+# bookworm-security, keeping its mirror and signed-by; both formats
+# (one-line .list and deb822 .sources) are read.
+apt_src_lines() {
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -r "$f" ] || continue
+		awk '
+		$1 == "deb" {
+			opt = ""; i = 2
+			if ($2 ~ /^\[/) {
+				while (i <= NF && $i !~ /\]$/) { opt = opt " " $i; i++ }
+				opt = opt " " $i; i++
+			}
+			if ($(i + 1) == "bookworm" || $(i + 1) == "bookworm-security")
+				print "deb-src" opt " " $i " " $(i + 1) " main"
+		}' "$f"
+	done
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -r "$f" ] || continue
+		awk '
+		function flush(  n, s, u, k, opt) {
+			if (types ~ /(^| )deb( |$)/ && enabled != "no") {
+				opt = signed != "" ? " [signed-by=" signed "]" : ""
+				n = split(suites, s, " "); split(uris, u, " ")
+				for (k = 1; k <= n; k++)
+					if (s[k] == "bookworm" || s[k] == "bookworm-security")
+						print "deb-src" opt " " u[1] " " s[k] " main"
+			}
+			types = uris = suites = signed = enabled = ""
+		}
+		/^[ \t]*#/ { next }
+		/^[ \t]*$/ { flush(); next }
+		{
+			key = tolower($1); sub(/:$/, "", key)
+			val = $0; sub(/^[^:]*:[ \t]*/, "", val)
+			if (key == "types") types = val
+			else if (key == "uris") uris = val
+			else if (key == "suites") suites = val
+			else if (key == "signed-by" && val ~ /^\//) signed = val
+			else if (key == "enabled") enabled = tolower(val)
+		}
+		END { flush() }' "$f"
+	done
+}
+
+# Write the private apt tree: sources.list, lists, cache.
+apt_setup() {
+	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/parts"
+	apt_src_lines | sort -u >"$apt/sources.list.new"
+	if ! [ -s "$apt/sources.list.new" ]; then
+		kr=/usr/share/keyrings/debian-archive-keyring.gpg
+		opt=''; [ -r "$kr" ] && opt=" [signed-by=$kr]"
+		printf 'deb-src%s %s bookworm main\n' "$opt" http://deb.debian.org/debian \
+			>"$apt/sources.list.new"
+		printf 'deb-src%s %s bookworm-security main\n' "$opt" \
+			http://deb.debian.org/debian-security >>"$apt/sources.list.new"
+	fi
+	mv "$apt/sources.list.new" "$apt/sources.list"
+}
+
+apt_run() {
+	apt-get -q \
+		-o Dir::Etc::SourceList="$apt/sources.list" \
+		-o Dir::Etc::SourceParts="$apt/parts" \
+		-o Dir::State::Lists="$apt/lists" \
+		-o Dir::Cache="$apt/cache" \
+		-o APT::Sandbox::User=root \
+		"$@"
+}
+
+# Fetch and unpack the newest libcap2 source into $src; print its path.
+fetch_source() {
+	apt_setup
+	say "fetching Debian's libcap2 source (private apt config in $apt)"
+	apt_run update >"$dir/apt.log" 2>&1 ||
+		{ cat "$dir/apt.log" >&2; die "apt-get update (private lists) failed"; }
+	rm -rf "$src"; mkdir -p "$src"
+	(cd "$src" && apt_run source libcap2) >>"$dir/apt.log" 2>&1 ||
+		{ cat "$dir/apt.log" >&2; die "apt-get source libcap2 failed"; }
+	# The package lists (~20 MB) served their purpose.
+	rm -rf "$apt/lists" "$apt/cache"
+}
+
+# Stop unless the unpacked source carries the two CVE fixes.
+check_fixes() {
+	tree=$1
+	version=$(dpkg-parsechangelog -l "$tree/debian/changelog" -S Version)
+	dpkg --compare-versions "$version" ge "$min_version" ||
+		die "libcap2 $version is older than $min_version (lacks CVE-2023-2602/2603 fixes)"
+	for cve in CVE-2023-2602 CVE-2023-2603; do
+		grep -q "$cve" "$tree/debian/changelog" ||
+			die "libcap2 $version: debian/changelog does not mention $cve"
+	done
+	say "libcap2 $version carries the fixes for CVE-2023-2602 and CVE-2023-2603"
+}
+
+# Build libcap.a with musl and copy it and its headers into $dir.
+build_static() {
+	tree=$1
+	# The source's own Makefile; _makenames runs on the build machine.
+	make -C "$tree/libcap" clean >/dev/null 2>&1 || true
+	make -C "$tree/libcap" >"$dir/build.log" 2>&1 \
+		CC="$musl_cc" BUILD_CC="$build_cc" AR=ar RANLIB=ranlib \
+		COPTS="$copts" \
+		SHARED=no GOLANG=no PAM_CAP=no DYNAMIC=no libcap.a ||
+		{ tail -n 30 "$dir/build.log" >&2; die "building libcap.a with $musl_cc failed"; }
+	mkdir -p "$dir/lib.new/lib" "$dir/lib.new/include/sys" "$dir/lib.new/include/linux"
+	cp "$tree/libcap/libcap.a" "$dir/lib.new/lib/"
+	cp "$tree/libcap/include/sys/capability.h" "$dir/lib.new/include/sys/"
+	# musl-gcc has no kernel headers: ship libcap's own uapi copy.
+	cp "$tree/libcap/include/uapi/linux/capability.h" "$dir/lib.new/include/linux/"
+	rm -rf "$dir/lib" "$dir/include"
+	mv "$dir/lib.new/lib" "$dir/lib.new/include" "$dir/"
+	rmdir "$dir/lib.new"
+}
+
+need apt-get dpkg-dev 'apt-get source'
+need dpkg-source dpkg-dev 'unpacks the source package'
+need dpkg-parsechangelog dpkg-dev 'reads the package version'
+need "$musl_cc" musl-tools 'compiles libcap for musl'
+need "$build_cc" gcc "compiles libcap's _makenames"
+need make make 'runs libcap build'
+
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+apt=$dir/apt
+src=$dir/src
+
+if [ -f "$dir/lib/libcap.a" ] && [ -f "$dir/VERSION" ] &&
+   [ "$(cat "$dir/COPTS" 2>/dev/null)" = "$copts" ]; then
+	say "using cached libcap $(cat "$dir/VERSION") in $dir"
+	exit 0
+fi
+rm -f "$dir/VERSION"
+tree=$(ls -d "$src"/libcap2-*/ 2>/dev/null | tail -n 1 || true)
+[ -n "$tree" ] && [ -f "$tree/debian/changelog" ] || {
+	fetch_source
+	tree=$(ls -d "$src"/libcap2-*/ 2>/dev/null | tail -n 1 || true)
+	[ -n "$tree" ] || die "apt-get source libcap2 unpacked nothing in $src"
+}
+tree=${tree%/}
+check_fixes "$tree"
+build_static "$tree"
+printf '%s\n' "$copts" >"$dir/COPTS"
+printf '%s\n' "$version" >"$dir/VERSION"
+say "built $dir/lib/libcap.a (libcap2 $version, $musl_cc)"

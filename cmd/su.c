@@ -1,0 +1,445 @@
+/* su: the su personality.  Two dialects share the name:
+ *
+ *   util-linux   su [options] [-] [USER [ARG...]]   (root's scripts)
+ *   AOSP         su [WHO [COMMAND...]]              (Android's su)
+ *
+ * The dialect is decided on the first two arguments, before any option
+ * is parsed: it is AOSP when the first argument does not start with '-'
+ * and either contains a comma or is followed by an argument that does
+ * not start with '-' (su 2000 id, su shell,shell,3003 ls).  Everything
+ * else is util-linux su, with options before or after USER (su - pg,
+ * su pg -c cmd, su -c cmd pg, su 2000).  The one util-linux form this
+ * takes over is `su USER FILE...` (FILE run by USER's shell), which here
+ * runs FILE directly.
+ *
+ * Both dialects accept names from /etc/passwd, numbers and Android names
+ * for USER.  leash never asks for a password: only a caller that may
+ * already switch (root) gets the switch.  Exit status as util-linux su:
+ * the command's, 128+N after signal N, 126/127 when it cannot be run,
+ * 1 for su's own errors. */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "diag.h"
+#include "env.h"
+#include "opt.h"
+
+extern char **environ;
+
+enum { SU_FAIL = 1 };
+
+struct su_opts {
+	const char *user;       /* USER / WHO */
+	const char *command;    /* -c / --session-command */
+	const char *shell;      /* -s */
+	const char *whitelist;  /* -w, comma list (several -w add up) */
+	char *wl_buf;
+	bool login, preserve, fast, same_session;
+	gid_t *gids;            /* -g then -G, in order (util-linux keeps both) */
+	size_t ngids;
+	bool have_g, have_G;
+	gid_t g;
+	char **args;            /* ARG... or COMMAND... */
+	bool aosp;
+};
+
+static _Noreturn void su_try(void)
+{
+	fputs("Try 'su --help' for more information.\n", stderr);
+	exit(SU_FAIL);
+}
+
+static void su_usage(void)
+{
+	fputs("\nUsage:\n"
+	      " su [options] [-] [<user> [<argument>...]]\n"
+	      " su [<who> [<command>...]]\n"
+	      "\nChange the effective user ID and group ID to that of <user>.\n"
+	      "A mere - implies -l.  If <user> is not given, root is assumed.\n"
+	      "The second (AOSP) form runs <command> directly, with no shell;\n"
+	      "<who> is user[,group[,supp...]] of names or numbers.  It applies\n"
+	      "when the first argument does not start with '-' and contains a\n"
+	      "comma or is followed by an argument that does not start with '-'.\n"
+	      "Only root may switch: leash does not authenticate.\n"
+	      "\nOptions:\n"
+	      " -m, -p, --preserve-environment      do not reset environment variables\n"
+	      " -w, --whitelist-environment <list>  don't reset specified variables\n"
+	      "\n"
+	      " -g, --group <group>             specify the primary group\n"
+	      " -G, --supp-group <group>        specify a supplemental group\n"
+	      "\n"
+	      " -, -l, --login                  make the shell a login shell\n"
+	      " -c, --command <command>         pass a single command to the shell with -c\n"
+	      " --session-command <command>     pass a single command to the shell with -c\n"
+	      "                                   and do not create a new session\n"
+	      " -f, --fast                      pass -f to the shell (for csh or tcsh)\n"
+	      " -s, --shell <shell>             run <shell>\n"
+	      "\n"
+	      " -h, --help                      display this help\n"
+	      " -V, --version                   display version\n"
+	      "\nFor more details see leash(1).\n", stdout);
+}
+
+/* The AOSP rule from the top of this file. */
+static bool su_is_aosp(int argc, char **argv)
+{
+	if (argc < 2 || argv[1][0] == '-')
+		return false;
+	return strchr(argv[1], ',') || (argc > 2 && argv[2][0] != '-');
+}
+
+static void add_gid(struct su_opts *o, const char *spec, bool primary)
+{
+	gid_t gid, *g;
+
+	if (o->ngids >= IDENT_NGROUPS_MAX)
+		diag_die(SU_FAIL, "specifying more than %d supplemental groups "
+			 "is not possible", IDENT_NGROUPS_MAX - 1);
+	if (ident_lookup_group(spec, &gid) < 0)
+		diag_die(SU_FAIL, "group %s does not exist", spec);
+	if (!(g = realloc(o->gids, (o->ngids + 1) * sizeof *g)))
+		diag_die(SU_FAIL, "out of memory");
+	g[o->ngids++] = gid;
+	o->gids = g;
+	if (primary) {
+		o->have_g = true;
+		o->g = gid;
+	} else if (!o->have_G) {
+		o->have_G = true;
+		if (!o->have_g)
+			o->g = gid;     /* the first -G is the primary without -g */
+	}
+}
+
+/* -w adds up; keep one comma list. */
+static void add_whitelist(struct su_opts *o, const char *list)
+{
+	size_t old = o->wl_buf ? strlen(o->wl_buf) : 0;
+	char *b = realloc(o->wl_buf, old + strlen(list) + 2);
+
+	if (!b)
+		diag_die(SU_FAIL, "out of memory");
+	if (old)
+		b[old++] = ',';
+	strcpy(b + old, list);
+	o->wl_buf = b;
+	o->whitelist = b;
+}
+
+enum { OPT_SESSION = 256 };
+
+static const struct opt_long su_longs[] = {
+	{ "command", OPT_REQUIRED, 'c' },
+	{ "session-command", OPT_REQUIRED, OPT_SESSION },
+	{ "fast", OPT_NONE, 'f' },
+	{ "login", OPT_NONE, 'l' },
+	{ "preserve-environment", OPT_NONE, 'p' },
+	{ "pty", OPT_NONE, 'P' },
+	{ "shell", OPT_REQUIRED, 's' },
+	{ "group", OPT_REQUIRED, 'g' },
+	{ "supp-group", OPT_REQUIRED, 'G' },
+	{ "user", OPT_REQUIRED, 'u' },  /* runuser's; su only says "Try" */
+	{ "whitelist-environment", OPT_REQUIRED, 'w' },
+	{ "help", OPT_NONE, 'h' },
+	{ "version", OPT_NONE, 'V' },
+	{ NULL, 0, 0 },
+};
+
+/* util-linux refuses -m or -p together with -w, naming the pair. */
+static void su_exclusive(int c, int *seen_m, int *seen_p)
+{
+	if (c == 'm' || c == 'p' || c == 'w') {
+		if (*seen_m && *seen_m != c && (c == 'm' || c == 'w'))
+			diag_die(SU_FAIL, "mutually exclusive arguments: "
+				 "-m --whitelist-environment");
+		if (*seen_p && *seen_p != c && (c == 'p' || c == 'w'))
+			diag_die(SU_FAIL, "mutually exclusive arguments: "
+				 "--preserve-environment --whitelist-environment");
+		if ((c == 'm' || c == 'w') && !*seen_m)
+			*seen_m = c;
+		if ((c == 'p' || c == 'w') && !*seen_p)
+			*seen_p = c;
+	}
+}
+
+static void su_option(struct su_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'c': o->command = arg; break;
+	case OPT_SESSION: o->command = arg; o->same_session = true; break;
+	case 'f': o->fast = true; break;
+	case 'g': add_gid(o, arg, true); break;
+	case 'G': add_gid(o, arg, false); break;
+	case 'l': o->login = true; break;
+	case 'm': case 'p': o->preserve = true; break;
+	case 'w': add_whitelist(o, arg); break;
+	case 'P': diag_die(SU_FAIL, "--pty is not supported for your system");
+	case 's': o->shell = arg; break;
+	case 'h': su_usage(); exit(0);
+	case 'V': printf("su (leash) %s\n", LEASH_VERSION); exit(0);
+	default: su_try();      /* '?', and -u which is runuser's */
+	}
+}
+
+static void su_parse_ul(struct su_opts *o, int argc, char **argv)
+{
+	struct opt_state st;
+	int c, seen_m = 0, seen_p = 0;
+
+	opt_init(&st, argc, argv, "c:fg:G:lmpPs:u:hVw:", su_longs, argv[0]);
+	while ((c = opt_next(&st)) != -1) {
+		su_exclusive(c, &seen_m, &seen_p);
+		su_option(o, c, st.arg);
+	}
+	if (st.ind < argc && !strcmp(argv[st.ind], "-")) {
+		o->login = true;
+		st.ind++;
+	}
+	if (o->login && o->preserve) {
+		diag_warn("ignoring --preserve-environment, it's mutually "
+			  "exclusive with --login");
+		o->preserve = false;
+	}
+	o->user = st.ind < argc ? argv[st.ind++] : "root";
+	o->args = &argv[st.ind];
+}
+
+/* AOSP WHO: user[,group[,supp...]]; every item a name or a number. */
+static void su_parse_who(struct plan *p, const char *who)
+{
+	char *copy = strdup(who), *save = NULL, *item;
+	gid_t *g = NULL;
+	size_t n = 0, i = 0;
+
+	if (!copy)
+		diag_die(SU_FAIL, "out of memory");
+	for (const char *s = who; *s; s++)
+		n += *s == ',';
+	if (n > IDENT_NGROUPS_MAX + 1 || !(g = malloc((n + 1) * sizeof *g)))
+		diag_die(SU_FAIL, "too many groups in %s", diag_quote(who));
+	/* strtok_r would skip empty items; they are errors here. */
+	for (item = copy; item; item = save, i++) {
+		save = strchr(item, ',');
+		if (save)
+			*save++ = '\0';
+		if (i == 0 && ident_resolve_user(&p->id, item) < 0)
+			diag_die(SU_FAIL, "invalid uid/gid %s", diag_quote(item));
+		if (i == 1 && ident_resolve_group(&p->id, item) < 0)
+			diag_die(SU_FAIL, "invalid uid/gid %s", diag_quote(item));
+		if (i >= 2 && ident_lookup_group(item, &g[i - 2]) < 0)
+			diag_die(SU_FAIL, "invalid uid/gid %s", diag_quote(item));
+	}
+	if (i > 2 && ident_set_groups(&p->id, g, i - 2) < 0)
+		diag_die(SU_FAIL, "too many groups in %s", diag_quote(who));
+	free(g);
+	free(copy);
+}
+
+static void su_resolve(struct plan *p, struct su_opts *o)
+{
+	if (ident_resolve_user(&p->id, o->user) < 0)
+		diag_die(SU_FAIL, "user %s does not exist or the user entry does "
+			 "not contain all the required fields", o->user);
+	if (o->ngids && ident_set_groups(&p->id, o->gids, o->ngids) < 0)
+		diag_die(SU_FAIL, "cannot set groups");
+	if (o->have_g || o->have_G) {
+		p->id.gid = o->g;
+		p->id.have_gid = true;
+		p->id.gid_explicit = true;
+	}
+}
+
+/* No password is asked: the caller must already be able to switch. */
+static void su_check_caller(const struct plan *p)
+{
+	if (ident_check_privilege(&p->id) < 0)
+		diag_die(SU_FAIL, "permission denied: leash does not "
+			 "authenticate; only root can switch users");
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* The shell and its argv: [-]name [-f] [-c CMD] ARG... */
+static void su_shell_argv(struct plan *p, const struct su_opts *o,
+			  const char *shell)
+{
+	size_t nargs = 0, k = 0;
+	char **v;
+
+	while (o->args[nargs])
+		nargs++;
+	if (!(v = calloc(nargs + 5, sizeof *v)))
+		diag_die(SU_FAIL, "out of memory");
+	if (o->login) {
+		char *a0 = malloc(strlen(base_name(shell)) + 2);
+
+		if (!a0)
+			diag_die(SU_FAIL, "out of memory");
+		a0[0] = '-';
+		strcpy(a0 + 1, base_name(shell));
+		v[k++] = a0;
+	} else {
+		v[k++] = (char *)base_name(shell);
+	}
+	if (o->fast)
+		v[k++] = "-f";
+	if (o->command) {
+		v[k++] = "-c";
+		v[k++] = (char *)o->command;
+	}
+	memcpy(v + k, o->args, nargs * sizeof *v);
+	p->file = shell;
+	p->argv = v;
+}
+
+static const char *su_pick_shell(const struct plan *p, const struct su_opts *o)
+{
+	const char *s = o->shell;
+
+	if (!s && o->preserve)
+		s = getenv("SHELL");    /* util-linux: -m/-p runs the caller's */
+	if (!s || !*s)
+		s = p->id.shell;
+	return s && *s ? s : env_default_shell();
+}
+
+/* HOME SHELL (and USER LOGNAME for a non-root target), as util-linux. */
+static char **su_env(const struct plan *p, const struct su_opts *o,
+		     const char *shell)
+{
+	const struct ident *id = &p->id;
+	char **env;
+
+	if (o->preserve)
+		return env_build(environ, id, ENV_PRESERVE, NULL);
+	env = env_build(environ, id, o->login ? ENV_LOGIN : ENV_PRESERVE,
+			o->whitelist);
+	if (!env || env_set(&env, "SHELL", shell) < 0 ||
+	    (!o->login && env_set(&env, "HOME", id->home ? id->home : "/") < 0))
+		return NULL;
+	if (!o->login && id->uid != 0 &&
+	    (env_set(&env, "USER", id->user) < 0 || env_set(&env, "LOGNAME", id->user) < 0))
+		return NULL;
+	return env;
+}
+
+/* -l changes to HOME; if it is not there, say so and stay, as su does. */
+static void su_login_dir(struct plan *p)
+{
+	const char *home = p->id.home ? p->id.home : "/";
+	struct stat sb;
+
+	if (stat(home, &sb) == 0 && S_ISDIR(sb.st_mode))
+		p->chdir = home;
+	else
+		diag_warn_errno(stat(home, &sb) < 0 ? errno : ENOTDIR,
+				"warning: cannot change directory to %s", home);
+}
+
+static void su_plan_ul(struct plan *p, struct su_opts *o)
+{
+	const char *shell = su_pick_shell(p, o);
+
+	su_shell_argv(p, o, shell);
+	if (!(p->envp = su_env(p, o, shell)))
+		diag_die(SU_FAIL, "failed to modify environment");
+	if (o->login)
+		su_login_dir(p);
+	/* util-linux: a command for a non-root user gets its own session,
+	 * so it cannot push input into the caller's terminal (TIOCSTI);
+	 * an interactive shell keeps the terminal. */
+	if (o->same_session || !o->command || p->id.uid == 0)
+		o->same_session = true;
+}
+
+static void su_plan_aosp(struct plan *p, struct su_opts *o)
+{
+	static char *sh_argv[2];
+
+	if (o->args[0]) {
+		p->file = o->args[0];
+		p->argv = o->args;
+	} else {
+		p->file = su_pick_shell(p, o);
+		sh_argv[0] = (char *)base_name(p->file);
+		p->argv = sh_argv;
+	}
+	if (!(p->envp = env_build(environ, &p->id, ENV_ANDROID, NULL)))
+		diag_die(SU_FAIL, "failed to modify environment");
+	/* A command is not interactive: new session as for su -c. */
+	o->same_session = !o->args[0] || p->id.uid == 0;
+}
+
+/* util-linux prints the signal's name before returning 128+N. */
+static int su_status(const struct outcome *out)
+{
+	if (out->code == CLD_EXITED)
+		return out->status;
+	fprintf(stderr, "%s%s\n", strsignal(out->status),
+		out->code == CLD_DUMPED ? " (core dumped)" : "");
+	return 128 + out->status;
+}
+
+static int su_run(struct plan *p)
+{
+	struct outcome out;
+	struct spawn_error err;
+
+	if (run_plan(p, &out, &err) < 0)
+		return SU_FAIL;
+	if (err.stage == SPAWN_EXEC) {
+		diag_warn_errno(err.err, "failed to execute %s", p->file);
+		return err.err == ENOENT ? EXIT_ENOENT : EXIT_CANNOT_INVOKE;
+	}
+	if (err.stage) {
+		spawn_error_report(p, &err);
+		return SU_FAIL;
+	}
+	return su_status(&out);
+}
+
+int su_main(int argc, char **argv)
+{
+	static struct plan p;   /* zeroed, and large: not on the stack */
+	struct su_opts o = { 0 };
+	int rc;
+
+	diag_prog = "su";
+	p.term_signal = SIGTERM;
+	p.cg.mode = CGROUP_OFF;
+	p.signal_as_status = true;
+	o.aosp = su_is_aosp(argc, argv);
+	if (o.aosp) {
+		o.user = argv[1];
+		o.args = &argv[2];
+		su_parse_who(&p, o.user);
+	} else {
+		su_parse_ul(&o, argc, argv);
+		su_resolve(&p, &o);
+	}
+	su_check_caller(&p);
+	if (o.aosp)
+		su_plan_aosp(&p, &o);
+	else
+		su_plan_ul(&p, &o);
+	p.new_session = !o.same_session && ident_changes_uid(&p.id);
+	p.foreground = !p.new_session;  /* stay in the caller's process group */
+	rc = su_run(&p);
+	env_free(p.envp);
+	ident_free(&p.id);
+	free(o.gids);
+	free(o.wl_buf);
+	return rc;
+}

@@ -1,0 +1,155 @@
+/* caps: libcap calls for the switch; see caps.h for the policy. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE     /* strncasecmp, cap names */
+#endif
+#include "caps.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/capability.h>
+#include <sys/prctl.h>
+
+#define CAP_NAME_MAX 64
+
+static int parse_one(const char *item, size_t len, uint64_t *mask)
+{
+	char name[CAP_NAME_MAX];
+	cap_value_t v;
+	size_t off = 0;
+
+	if (len == 0 || len + 4 >= sizeof name)
+		return -1;
+	if (len < 4 || strncasecmp(item, "cap_", 4) != 0) {
+		memcpy(name, "cap_", 4);
+		off = 4;
+	}
+	for (size_t i = 0; i < len; i++)
+		name[off + i] = (char)tolower((unsigned char)item[i]);
+	name[off + len] = '\0';
+	/* Names only: cap_from_name also takes numbers, which hide typos. */
+	if (isdigit((unsigned char)item[0]) || cap_from_name(name, &v) < 0 ||
+	    v < 0 || v > 63 || !CAP_IS_SUPPORTED(v))
+		return -1;
+	*mask |= UINT64_C(1) << v;
+	return 0;
+}
+
+int caps_parse(const char *list, uint64_t *mask, const char **bad)
+{
+	const char *p = list;
+
+	*mask = 0;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		if (parse_one(p, len, mask) < 0) {
+			if (bad)
+				*bad = p;
+			errno = EINVAL;
+			return -1;
+		}
+		if (p[len] == '\0')
+			return 0;
+		p += len + 1;
+	}
+}
+
+int caps_keep_begin(void)
+{
+	return prctl(PR_SET_KEEPCAPS, 1L, 0L, 0L, 0L);
+}
+
+/* A cap_t with MASK in the flags FLAGS..., ended by -1. */
+static cap_t caps_from_mask(uint64_t mask, const cap_flag_t *flags, int nflags)
+{
+	cap_t c = cap_init();
+
+	for (cap_value_t v = 0; c && v < 64; v++) {
+		if (!(mask & (UINT64_C(1) << v)))
+			continue;
+		for (int i = 0; i < nflags; i++)
+			if (cap_set_flag(c, flags[i], 1, &v, CAP_SET) < 0) {
+				cap_free(c);
+				return NULL;
+			}
+	}
+	return c;
+}
+
+static const cap_flag_t all_flags[] = { CAP_PERMITTED, CAP_EFFECTIVE, CAP_INHERITABLE };
+
+static int set_proc_mask(uint64_t mask)
+{
+	cap_t c = caps_from_mask(mask, all_flags, 3);
+	int rc = c ? cap_set_proc(c) : -1;
+
+	if (c)
+		cap_free(c);
+	return rc;
+}
+
+/* Ambient bits through an IAB vector.  libcap 2.66 raises CAP_SETPCAP
+ * while it sets ambient bits, so the caller keeps it permitted here. */
+static int set_ambient(uint64_t mask)
+{
+	cap_iab_t iab;
+	int rc = 0;
+
+	if (mask == 0)
+		return cap_reset_ambient();
+	iab = cap_iab_init();
+	if (!iab)
+		return -1;
+	for (cap_value_t v = 0; rc == 0 && v < 64; v++)
+		if (mask & (UINT64_C(1) << v))
+			rc = cap_iab_set_vector(iab, CAP_IAB_INH, v, CAP_SET) |
+			     cap_iab_set_vector(iab, CAP_IAB_AMB, v, CAP_SET);
+	if (rc == 0)
+		rc = cap_iab_set_proc(iab);
+	cap_free(iab);
+	return rc;
+}
+
+/* Read back: I/P/E exactly MASK, and ambient exactly MASK. */
+static int caps_verify(uint64_t mask)
+{
+	cap_t want = caps_from_mask(mask, all_flags, 3), have = cap_get_proc();
+	int rc = want && have && cap_compare(want, have) == 0 ? 0 : -1;
+
+	for (cap_value_t v = 0; rc == 0 && v < cap_max_bits(); v++)
+		if (cap_get_ambient(v) != !!(mask & (UINT64_C(1) << v)))
+			rc = -1;
+	cap_free(want);
+	cap_free(have);
+	if (rc < 0)
+		errno = EPERM;
+	return rc;
+}
+
+int caps_drop_to(uint64_t mask)
+{
+	uint64_t setpcap = UINT64_C(1) << CAP_SETPCAP;
+
+	/* PR_SET_KEEPCAPS did its work in setresuid; exec would clear it. */
+	if (prctl(PR_SET_KEEPCAPS, 0L, 0L, 0L, 0L) < 0)
+		return -1;
+	if (mask && set_proc_mask(mask | setpcap) < 0)
+		return -1;
+	if (set_ambient(mask) < 0 || set_proc_mask(mask) < 0)
+		return -1;
+	return caps_verify(mask);
+}
+
+bool caps_have(int cap)
+{
+	cap_t c = cap_get_proc();
+	cap_flag_value_t v = CAP_CLEAR;
+
+	if (c) {
+		cap_get_flag(c, (cap_value_t)cap, CAP_EFFECTIVE, &v);
+		cap_free(c);
+	}
+	return v == CAP_SET;
+}

@@ -1,0 +1,31 @@
+/* caps: capabilities across the identity switch, through libcap.
+ * A switch to a non-root uid ends with empty inheritable, permitted,
+ * effective and ambient sets, or exactly the kept ones in all four.  The
+ * bounding set is left as it was (as su, runuser and setpriv do): it only
+ * limits what files can grant, and emptying it would break setuid and
+ * file-capability programs the command may rightly run (ping, sudo);
+ * --no-new-privs is the switch that closes that door. */
+#ifndef LEASH_CAPS_H
+#define LEASH_CAPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* A comma-separated list of capability names ("cap_net_raw", or
+ * "net_raw"; case does not matter) as a bit mask.  -1 with errno EINVAL
+ * (and *BAD pointing into LIST at the bad item, if BAD is not NULL). */
+int caps_parse(const char *list, uint64_t *mask, const char **bad);
+
+/* Before setresuid: keep the permitted set across the uid change, so
+ * kept capabilities can be raised afterwards (PR_SET_KEEPCAPS). */
+int caps_keep_begin(void);
+
+/* After setresuid to a non-root uid: inheritable = permitted = effective
+ * = ambient = MASK (all empty for 0), then read back and compared.
+ * -1 with errno on failure (EPERM when the result differs). */
+int caps_drop_to(uint64_t mask);
+
+/* Is CAP in the caller's effective set? */
+bool caps_have(int cap);
+
+#endif

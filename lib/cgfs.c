@@ -1,0 +1,217 @@
+/* cgfs: small primitives on cgroupfs files. */
+#define _GNU_SOURCE
+#include "cgfs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+int cgfs_join(char *dst, size_t size, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = b ? strlen(b) : 0;
+
+	if (la + 1 + lb + 1 > size) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(dst, a, la);
+	if (b) {
+		dst[la++] = '/';
+		memcpy(dst + la, b, lb);
+	}
+	dst[la + lb] = '\0';
+	return 0;
+}
+
+int cgfs_mkdir(const char *dir, bool *created)
+{
+	int rc = mkdir(dir, 0755);
+
+	if (created)
+		*created = rc == 0;
+	if (rc < 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+int cgfs_write(const char *dir, const char *file, const char *val)
+{
+	char path[PATH_MAX];
+	size_t len = strlen(val);
+	ssize_t n;
+	int fd, saved;
+
+	if (cgfs_join(path, sizeof path, dir, file) < 0)
+		return -1;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = write(fd, val, len);
+	saved = errno;
+	close(fd);
+	if (n == (ssize_t)len)
+		return 0;
+	errno = n < 0 ? saved : EIO;
+	return -1;
+}
+
+ssize_t cgfs_read(const char *dir, const char *file, char *buf, size_t size)
+{
+	char path[PATH_MAX];
+	ssize_t n = 0, got = 0;
+	int fd, saved;
+
+	if (cgfs_join(path, sizeof path, dir, file) < 0)
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while ((size_t)got < size - 1 &&
+	       (n = read(fd, buf + got, size - 1 - got)) > 0)
+		got += n;
+	saved = errno;
+	close(fd);
+	buf[got] = '\0';
+	if (n < 0 && got == 0) {
+		errno = saved;
+		return -1;
+	}
+	return got;
+}
+
+long cgfs_key(const char *dir, const char *file, const char *key)
+{
+	char buf[512], *p = buf;
+	size_t klen = strlen(key);
+
+	if (cgfs_read(dir, file, buf, sizeof buf) < 0)
+		return -1;
+	while (p && *p) {
+		if (strncmp(p, key, klen) == 0 && p[klen] == ' ')
+			return strtol(p + klen + 1, NULL, 10);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	errno = ENOENT;
+	return -1;
+}
+
+static long cgfs_ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 +
+	       (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* cgroup.events raises POLLPRI on every change, so we sleep in poll()
+ * and re-read instead of spinning. */
+int cgfs_wait_event(const char *dir, const char *key, long want, int ms)
+{
+	char path[PATH_MAX];
+	struct timespec t0;
+	struct pollfd p;
+	long left;
+
+	if (cgfs_join(path, sizeof path, dir, "cgroup.events") < 0)
+		return -1;
+	p.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (p.fd < 0)
+		return -1;
+	p.events = POLLPRI;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (cgfs_key(dir, "cgroup.events", key) != want) {
+		left = ms - cgfs_ms_since(&t0);
+		if (left <= 0) {
+			close(p.fd);
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		/* Bounded slices: a missed edge costs at most 10 ms. */
+		poll(&p, 1, left < 10 ? (int)left : 10);
+	}
+	close(p.fd);
+	return 0;
+}
+
+static void cgfs_parse_pids(char *buf, size_t *keep,
+			    void (*fn)(pid_t, void *), void *arg, int *count)
+{
+	char *p = buf, *nl;
+
+	while ((nl = strchr(p, '\n'))) {
+		*nl = '\0';
+		fn((pid_t)strtol(p, NULL, 10), arg);
+		(*count)++;
+		p = nl + 1;
+	}
+	/* A partial last line is kept for the next read. */
+	*keep = strlen(p);
+	memmove(buf, p, *keep);
+}
+
+int cgfs_each_pid(const char *dir, void (*fn)(pid_t, void *), void *arg)
+{
+	char path[PATH_MAX], buf[4096];
+	size_t keep = 0;
+	int fd, count = 0;
+	ssize_t n;
+
+	if (cgfs_join(path, sizeof path, dir, "cgroup.procs") < 0)
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, buf + keep, sizeof buf - 1 - keep)) > 0) {
+		buf[keep + n] = '\0';
+		cgfs_parse_pids(buf, &keep, fn, arg, &count);
+	}
+	close(fd);
+	return n < 0 ? -1 : count;
+}
+
+int cgfs_rmdir(const char *dir, int ms)
+{
+	struct timespec t0, pause = { 0, 1000000 };
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* Exiting tasks pin a cgroup for a moment after populated 0. */
+	while (rmdir(dir) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		if (errno != EBUSY || cgfs_ms_since(&t0) >= ms)
+			return -1;
+		nanosleep(&pause, NULL);
+	}
+	return 0;
+}
+
+unsigned long long cgfs_starttime(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long start = 0;
+
+	snprintf(path, sizeof path, "/proc/%d", (int)pid);
+	if (cgfs_read(path, "stat", buf, sizeof buf) <= 0)
+		return 0;
+	/* The command name may hold spaces and parens: skip to the last ')'
+	 * then fields 3..21 to reach the start time (22). */
+	p = strrchr(buf, ')');
+	if (!p || !p[1])
+		return 0;
+	p++;
+	for (int i = 0; i < 19 && p; i++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		start = strtoull(p + 1, NULL, 10);
+	return start;
+}

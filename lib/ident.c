@@ -1,0 +1,403 @@
+/* ident: resolve names to ids in the parent; apply, then check, in the
+ * child.  Order of application: groups, gid, uid (with no privilege left
+ * after the uid, nothing else could change). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE     /* setresuid, getresuid */
+#endif
+#include "ident.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "aid.h"
+#include "caps.h"
+#include "passwd.h"
+
+#define ID_MAX 4294967294UL     /* (uid_t)-1 means "unchanged" to set*id */
+
+/* A decimal id: 0 with *OUT, -1 with errno EINVAL/ERANGE when SPEC
+ * looks numeric but is not a valid id, 1 when it is not numeric. */
+static int parse_id(const char *spec, unsigned long *out)
+{
+	unsigned long long v = 0;
+	const char *p = spec;
+
+	if (!((*p >= '0' && *p <= '9') || *p == '-' || *p == '+'))
+		return 1;
+	for (; *p >= '0' && *p <= '9'; p++)
+		if ((v = v * 10 + (unsigned)(*p - '0')) > ID_MAX + 1ULL)
+			v = ID_MAX + 1ULL;      /* saturate: still out of range */
+	if (*p != '\0' || p == spec) {
+		errno = EINVAL;                 /* -1, +5, 12abc */
+		return -1;
+	}
+	if (v > ID_MAX) {
+		errno = ERANGE;                 /* 4294967295 and beyond */
+		return -1;
+	}
+	*out = (unsigned long)v;
+	return 0;
+}
+
+static int set_string(char **dst, const char *src)
+{
+	char *s = src ? strdup(src) : NULL;
+
+	if (src && !s)
+		return -1;
+	free(*dst);
+	*dst = s;
+	return 0;
+}
+
+static int gid_cmp(const void *a, const void *b)
+{
+	gid_t x = *(const gid_t *)a, y = *(const gid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Take ownership of the sorted, duplicate-free list G of N groups. */
+static int take_groups(struct ident *id, gid_t *g, size_t n)
+{
+	size_t k = 0;
+
+	qsort(g, n, sizeof *g, gid_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (k == 0 || g[k - 1] != g[i])
+			g[k++] = g[i];
+	if (k > IDENT_NGROUPS_MAX) {
+		free(g);
+		errno = E2BIG;
+		return -1;
+	}
+	free(id->groups);
+	id->groups = g;
+	id->ngroups = k;
+	id->have_groups = true;
+	return 0;
+}
+
+int ident_set_groups(struct ident *id, const gid_t *groups, size_t n)
+{
+	gid_t *g = malloc((n ? n : 1) * sizeof *g);
+
+	if (!g)
+		return -1;
+	if (n)
+		memcpy(g, groups, n * sizeof *g);
+	if (take_groups(id, g, n) < 0)
+		return -1;
+	id->groups_explicit = true;
+	return 0;
+}
+
+/* gid = GID and groups = {GID}, unless -g / -G decided. */
+static int default_groups(struct ident *id, gid_t gid)
+{
+	gid_t *g;
+
+	if (!id->gid_explicit) {
+		id->gid = gid;
+		id->have_gid = true;
+	}
+	if (id->groups_explicit)
+		return 0;
+	if (!(g = malloc(sizeof *g)))
+		return -1;
+	g[0] = id->gid;
+	return take_groups(id, g, 1);
+}
+
+static int take_pwent(struct ident *id, struct pwent *pw)
+{
+	gid_t *g;
+	size_t n;
+	int rc = -1;
+
+	id->uid = pw->uid;
+	id->have_uid = true;
+	if (set_string(&id->user, pw->name) < 0 || set_string(&id->home, pw->dir) < 0 ||
+	    set_string(&id->shell, *pw->shell ? pw->shell : NULL) < 0)
+		goto out;
+	if (id->gid_explicit || id->groups_explicit) {
+		rc = default_groups(id, pw->gid);
+		goto out;
+	}
+	id->gid = pw->gid;
+	id->have_gid = true;
+	if (group_list(pw->name, pw->gid, IDENT_NGROUPS_MAX, &g, &n) == 0)
+		rc = take_groups(id, g, n);
+out:
+	pwent_free(pw);
+	return rc;
+}
+
+/* No passwd entry: gid = uid, groups = {gid}, no home, no shell. */
+static int take_bare(struct ident *id, uid_t uid, const char *name)
+{
+	char buf[32];
+
+	if (!name) {
+		/* On Android, bionic would call 10035 "u0_a35". */
+		if (access("/system/bin/sh", F_OK) != 0 ||
+		    aid_name(uid, buf, sizeof buf) < 0)
+			snprintf(buf, sizeof buf, "%lu", (unsigned long)uid);
+		name = buf;
+	}
+	id->uid = uid;
+	id->have_uid = true;
+	if (set_string(&id->user, name) < 0 || set_string(&id->home, NULL) < 0 ||
+	    set_string(&id->shell, NULL) < 0)
+		return -1;
+	return default_groups(id, (gid_t)uid);
+}
+
+int ident_resolve_user(struct ident *id, const char *spec)
+{
+	struct pwent pw;
+	unsigned long n;
+	uid_t uid;
+	int r;
+
+	if (*spec == '\0') {
+		errno = EINVAL;
+		return -1;
+	}
+	if (passwd_by_name(spec, &pw) == 0)
+		return take_pwent(id, &pw);
+	if (errno != ENOENT)
+		return -1;
+	if ((r = parse_id(spec, &n)) < 0)
+		return -1;
+	if (r == 0) {
+		if (passwd_by_uid((uid_t)n, &pw) == 0)
+			return take_pwent(id, &pw);
+		return errno == ENOENT ? take_bare(id, (uid_t)n, NULL) : -1;
+	}
+	if (aid_user_by_name(spec, &uid) == 0)
+		return take_bare(id, uid, spec);
+	errno = ENOENT;
+	return -1;
+}
+
+int ident_lookup_group(const char *spec, gid_t *gid)
+{
+	unsigned long n;
+	int r;
+
+	if (*spec == '\0') {
+		errno = EINVAL;
+		return -1;
+	}
+	if (group_by_name(spec, gid) == 0)
+		return 0;
+	if (errno != ENOENT || (r = parse_id(spec, &n)) < 0)
+		return -1;
+	if (r == 0) {
+		*gid = (gid_t)n;
+		return 0;
+	}
+	return aid_group_by_name(spec, gid);
+}
+
+int ident_resolve_group(struct ident *id, const char *spec)
+{
+	gid_t gid;
+
+	if (ident_lookup_group(spec, &gid) < 0)
+		return -1;
+	id->gid_explicit = true;
+	id->gid = gid;
+	id->have_gid = true;
+	return default_groups(id, gid);
+}
+
+int ident_resolve_groups(struct ident *id, const char *list)
+{
+	size_t n = 1, k = 0;
+	gid_t *g;
+	char item[256];
+
+	for (const char *p = list; *p; p++)
+		n += *p == ',';
+	if (n > IDENT_NGROUPS_MAX) {
+		errno = E2BIG;
+		return -1;
+	}
+	if (!(g = malloc(n * sizeof *g)))
+		return -1;
+	for (const char *p = list;; p++) {
+		size_t len = strcspn(p, ",");
+
+		if (len >= sizeof item) {
+			free(g);
+			errno = ENOENT;         /* longer than any name we know */
+			return -1;
+		}
+		memcpy(item, p, len);
+		item[len] = '\0';
+		if (ident_lookup_group(item, &g[k++]) < 0) {
+			free(g);
+			return -1;
+		}
+		p += len;
+		if (*p == '\0')
+			break;
+	}
+	id->groups_explicit = true;
+	return take_groups(id, g, k);
+}
+
+bool ident_changes_uid(const struct ident *id)
+{
+	uid_t r, e, s;
+
+	if (!id->have_uid)
+		return false;
+	if (getresuid(&r, &e, &s) < 0)
+		return true;
+	return r != id->uid || e != id->uid || s != id->uid;
+}
+
+void ident_free(struct ident *id)
+{
+	free(id->groups);
+	free(id->user);
+	free(id->home);
+	free(id->shell);
+	id->groups = NULL;
+	id->user = id->home = id->shell = NULL;
+	id->ngroups = 0;
+	id->have_groups = false;
+}
+
+/* Does the calling process have exactly the groups of ID? */
+static bool groups_match(const struct ident *id)
+{
+	gid_t *cur;
+	int n = getgroups(0, NULL);
+	bool same = false;
+
+	if (n < 0 || (size_t)n > IDENT_NGROUPS_MAX ||
+	    !(cur = malloc(((size_t)n + 1) * sizeof *cur)))
+		return false;
+	n = getgroups(n, cur);
+	if (n >= 0) {
+		size_t k = 0;
+
+		qsort(cur, (size_t)n, sizeof *cur, gid_cmp);
+		for (int i = 0; i < n; i++)
+			if (k == 0 || cur[k - 1] != cur[i])
+				cur[k++] = cur[i];
+		same = k == id->ngroups &&
+		       (k == 0 || !memcmp(cur, id->groups, k * sizeof *cur));
+	}
+	free(cur);
+	return same;
+}
+
+static bool uids_are(uid_t u)
+{
+	uid_t r, e, s;
+
+	return getresuid(&r, &e, &s) == 0 && r == u && e == u && s == u;
+}
+
+static bool gids_are(gid_t g)
+{
+	gid_t r, e, s;
+
+	return getresgid(&r, &e, &s) == 0 && r == g && e == g && s == g;
+}
+
+int ident_check_caps(const struct ident *id, const char **bad)
+{
+	uint64_t mask;
+
+	return id->keep_caps ? caps_parse(id->keep_caps, &mask, bad) : 0;
+}
+
+int ident_check_privilege(const struct ident *id)
+{
+	bool uid_ok = !id->have_uid || uids_are(id->uid) || caps_have(CAP_SETUID);
+	bool gid_ok = (!id->have_gid || gids_are(id->gid)) &&
+		      (!id->have_groups || groups_match(id));
+
+	if (uid_ok && (gid_ok || caps_have(CAP_SETGID)))
+		return 0;
+	errno = EPERM;
+	return -1;
+}
+
+/* Read everything back; then, for a non-root target, privilege must be
+ * gone for good: regaining uid 0 (or gid 0, or new groups) fails. */
+static int ident_verify(const struct ident *id, bool drop)
+{
+	bool ok = (!id->have_uid || uids_are(id->uid)) &&
+		  (!id->have_gid || gids_are(id->gid)) &&
+		  (!id->have_groups || groups_match(id));
+
+	if (ok && drop) {
+		gid_t none[1] = { 0 };
+
+		ok = setuid(0) < 0 && setgroups(1, none) < 0 &&
+		     (gids_are(0) || setgid(0) < 0);
+	}
+	if (!ok)
+		errno = EPERM;
+	return ok ? 0 : -1;
+}
+
+static int fail(enum ident_step *step, enum ident_step at)
+{
+	*step = at;
+	return -1;
+}
+
+int ident_apply(const struct ident *id, enum ident_step *step)
+{
+	/* Leaving uid 0 (or another uid) for a non-root one drops every
+	 * capability; a root target keeps what root has. */
+	bool drop = id->have_uid && id->uid != 0;
+	uint64_t keep = 0;
+
+	if (id->keep_caps && caps_parse(id->keep_caps, &keep, NULL) < 0)
+		return fail(step, IDENT_CAPS);
+	/* setgroups needs privilege even when nothing changes: skip then. */
+	if (id->have_groups && !groups_match(id) &&
+	    setgroups(id->ngroups, id->groups) < 0)
+		return fail(step, IDENT_SETGROUPS);
+	if (id->have_gid && setresgid(id->gid, id->gid, id->gid) < 0)
+		return fail(step, IDENT_SETGID);
+	if (drop && keep && caps_keep_begin() < 0)
+		return fail(step, IDENT_CAPS);
+	if (id->have_uid && setresuid(id->uid, id->uid, id->uid) < 0)
+		return fail(step, IDENT_SETUID);
+	if (ident_verify(id, drop) < 0)
+		return fail(step, IDENT_VERIFY);
+	if (drop && caps_drop_to(keep) < 0)
+		return fail(step, IDENT_CAPS);
+	if (id->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) < 0)
+		return fail(step, IDENT_NO_NEW_PRIVS);
+	return 0;
+}
+
+const char *ident_step_name(enum ident_step step)
+{
+	switch (step) {
+	case IDENT_SETGROUPS: return "setgroups";
+	case IDENT_SETGID: return "setresgid";
+	case IDENT_SETUID: return "setresuid";
+	case IDENT_VERIFY: return "ids differ from the plan after the switch";
+	case IDENT_CAPS: return "capabilities";
+	case IDENT_NO_NEW_PRIVS: return "no_new_privs";
+	}
+	return "identity";
+}

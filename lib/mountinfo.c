@@ -1,0 +1,194 @@
+/* mountinfo: find the cgroup hierarchies in /proc/self/mountinfo. */
+#define _GNU_SOURCE
+#include "mountinfo.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+/* The kernel writes space, tab, newline and backslash as \ooo. */
+static void mountinfo_unescape(char *s)
+{
+	char *out = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*out++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 |
+					(s[3] - '0'));
+			s += 3;
+		} else {
+			*out++ = *s;
+		}
+	}
+	*out = '\0';
+}
+
+/* Cut the next space-separated field off *S. */
+static char *mountinfo_field(char **s)
+{
+	char *f = *s, *end;
+
+	if (!f || !*f)
+		return NULL;
+	end = strchr(f, ' ');
+	if (end) {
+		*end = '\0';
+		*s = end + 1;
+	} else {
+		*s = NULL;
+	}
+	return f;
+}
+
+int mountinfo_split(char *line, struct mountinfo_entry *e)
+{
+	/* Optional fields vary in number: the " - " separator ends them. */
+	char *sep = strstr(line, " - ");
+	char *left = line, *right, *nl;
+
+	if (!sep)
+		goto bad;
+	*sep = '\0';
+	right = sep + 3;
+	if ((nl = strchr(right, '\n')))
+		*nl = '\0';
+	if (!mountinfo_field(&left) || !mountinfo_field(&left) ||
+	    !mountinfo_field(&left))
+		goto bad;
+	e->root = mountinfo_field(&left);
+	e->point = mountinfo_field(&left);
+	e->fstype = mountinfo_field(&right);
+	if (!e->point || !e->fstype || !mountinfo_field(&right))
+		goto bad;
+	e->superopts = mountinfo_field(&right);
+	if (!e->superopts)
+		goto bad;
+	mountinfo_unescape(e->root);
+	mountinfo_unescape(e->point);
+	return 0;
+bad:
+	errno = EINVAL;
+	return -1;
+}
+
+bool mountinfo_has_token(const char *list, char sep, const char *token)
+{
+	size_t n = strlen(token);
+
+	while (list && *list) {
+		const char *end = strchr(list, sep);
+		size_t len = end ? (size_t)(end - list) : strlen(list);
+
+		/* A trailing newline is not part of the last token. */
+		if (!end && len && list[len - 1] == '\n')
+			len--;
+		if (len == n && memcmp(list, token, n) == 0)
+			return true;
+		list = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
+long mountinfo_magic(const char *path)
+{
+	struct statfs sf;
+
+	if (statfs(path, &sf) < 0)
+		return -1;
+	return (long)sf.f_type;
+}
+
+/* Is the mount of this line the one PATH shows now?  A tmpfs or another
+ * mount on top hides it: then the magic or the device differs. */
+static bool mountinfo_visible(const char *line_dev, const char *point,
+			      long magic)
+{
+	unsigned maj, min;
+	struct stat st;
+
+	if (mountinfo_magic(point) != magic || stat(point, &st) < 0)
+		return false;
+	if (sscanf(line_dev, "%u:%u", &maj, &min) != 2)
+		return false;
+	return st.st_dev == makedev(maj, min);
+}
+
+/* Keep the first candidate, unless a later one shows the root. */
+static void mountinfo_take(char *dst, bool *dst_root,
+			   const struct mountinfo_entry *e)
+{
+	bool is_root = strcmp(e->root, "/") == 0;
+
+	if (*dst && (*dst_root || !is_root))
+		return;
+	if (strlen(e->point) >= MOUNTINFO_PATH_MAX)
+		return;
+	strcpy(dst, e->point);
+	*dst_root = is_root;
+}
+
+static void mountinfo_consider(char *line, struct mountinfo_cgroups *m,
+			       bool *root1, bool *root2)
+{
+	struct mountinfo_entry e;
+	char dev[32] = "";
+
+	/* The third field is MAJ:MIN; copy it before splitting. */
+	sscanf(line, "%*s %*s %31s", dev);
+	if (mountinfo_split(line, &e) < 0)
+		return;
+	if (strcmp(e.fstype, "cgroup2") == 0) {
+		if (mountinfo_visible(dev, e.point, MOUNTINFO_CGROUP2_MAGIC))
+			mountinfo_take(m->v2, root2, &e);
+	} else if (strcmp(e.fstype, "cgroup") == 0 &&
+		   mountinfo_has_token(e.superopts, ',', "cpu")) {
+		if (mountinfo_visible(dev, e.point, MOUNTINFO_CGROUP1_MAGIC))
+			mountinfo_take(m->v1cpu, root1, &e);
+	}
+}
+
+static bool mountinfo_v2_has_cpu(const char *mount)
+{
+	char path[PATH_MAX + 32], buf[256];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "%s/cgroup.controllers", mount);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return mountinfo_has_token(buf, ' ', "cpu");
+}
+
+int mountinfo_cgroups(const char *file, struct mountinfo_cgroups *m)
+{
+	FILE *f = fopen(file ? file : "/proc/self/mountinfo", "re");
+	bool root1 = false, root2 = false;
+	char *line = NULL;
+	size_t cap = 0;
+
+	m->v1cpu[0] = m->v2[0] = '\0';
+	m->v2cpu = false;
+	if (!f)
+		return -1;
+	while (getline(&line, &cap, f) > 0)
+		mountinfo_consider(line, m, &root1, &root2);
+	free(line);
+	fclose(f);
+	if (m->v2[0])
+		m->v2cpu = mountinfo_v2_has_cpu(m->v2);
+	return 0;
+}

@@ -1,0 +1,36 @@
+/* passwd: /etc/passwd and /etc/group read directly, so the static musl
+ * build and the glibc build answer alike and no NSS module is loaded. */
+#ifndef LEASH_PASSWD_H
+#define LEASH_PASSWD_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#define PASSWD_FILE "/etc/passwd"
+#define GROUP_FILE "/etc/group"
+
+struct pwent {
+	char *name;
+	uid_t uid;
+	gid_t gid;
+	char *dir;
+	char *shell;
+};
+
+/* 0 with *PW filled (free with pwent_free), or -1 with errno: ENOENT
+ * when no entry matches (also when the file is missing), else the I/O or
+ * allocation error. */
+int passwd_by_name(const char *name, struct pwent *pw);
+int passwd_by_uid(uid_t uid, struct pwent *pw);
+void pwent_free(struct pwent *pw);
+
+/* Group NAME's gid: 0, or -1 with errno ENOENT / an I/O error. */
+int group_by_name(const char *name, gid_t *gid);
+
+/* USER's groups as initgroups(3) would set them: PRIMARY and every
+ * group listing USER as a member, sorted, without duplicates.  *GROUPS
+ * is malloc'd.  -1 with errno E2BIG beyond MAX groups, or an I/O error. */
+int group_list(const char *user, gid_t primary, size_t max,
+	       gid_t **groups, size_t *ngroups);
+
+#endif

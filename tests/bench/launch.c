@@ -1,0 +1,283 @@
+/* launch: the cost of one launch of `true` through each supervisor,
+ * interleaved round by round (a random order each round) so that a
+ * drift of the machine hits every row alike. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+enum {
+	R_BARE, R_THREAD, R_PIDFD, R_POLL, R_LTIMEOUT, R_GNU, R_BUSYBOX,
+	R_TOYBOX, R_U_OFF, R_U_CG, R_SETPRIV, R_RUNUSER, R_SU, R_N
+};
+
+struct series {
+	double *v;                  /* wall µs per round, NaN when not run */
+	double *cpu;                /* CPU µs (user + system) per round */
+	int stride;                 /* run every STRIDE rounds (slow rows) */
+	int fails;
+	struct stats st, cst;
+	double ovh, paired, covh;   /* overheads over bare: wall, paired, CPU */
+};
+
+static void leash_rows(const struct setup *s, struct cmd *r)
+{
+	const char *L = s->leash, *T = s->t_true;
+	static const char *const waits[] = { "thread", "pidfd", "poll" };
+	static const char *const keys[] = {
+		"leash_thread", "leash_pidfd", "leash_poll"
+	};
+	static const char *const labels[] = {
+		"leash -t 10 true (thread)", "leash -t 10 true (pidfd)",
+		"leash -t 10 true (poll)"
+	};
+
+	for (int i = 0; i < 3; i++) {
+		cmd_set(&r[R_THREAD + i], keys[i], labels[i], L, "-t", "10",
+			T, NULL);
+		cmd_wait_env(&r[R_THREAD + i], waits[i]);
+	}
+	cmd_set(&r[R_LTIMEOUT], "leash_as_timeout",
+		"timeout 10 true (leash as timeout)", s->leash_timeout, "10",
+		T, NULL);
+	cmd_set(&r[R_U_OFF], "leash_u_nocgroup",
+		"leash -u nobody --cgroup=off -t 10 true", L, "-u", "nobody",
+		"--cgroup=off", "-t", "10", T, NULL);
+	cmd_set(&r[R_U_CG], "leash_u_cgroup",
+		"leash -u nobody --cgroup=require -t 10 true", L, "-u",
+		"nobody", "--cgroup=require", "-t", "10", T, NULL);
+	static const int mine[] = { R_THREAD, R_PIDFD, R_POLL, R_U_OFF, R_U_CG };
+
+	for (size_t i = 0; !L && i < sizeof mine / sizeof mine[0]; i++)
+		strcpy(r[mine[i]].why, "no leash binary yet");
+}
+
+static void peer_rows(const struct setup *s, struct cmd *r)
+{
+	const char *T = s->t_true, *G = s->gnu_timeout;
+	static char sucmd[200];
+
+	snprintf(sucmd, sizeof sucmd, "%s 10 %s", G, T);
+	cmd_set(&r[R_BARE], "bare", "true (static, bare)", T, NULL);
+	cmd_set(&r[R_GNU], "gnu_timeout", "timeout 10 true (GNU)", G, "10", T,
+		NULL);
+	cmd_set(&r[R_BUSYBOX], "busybox_timeout", "busybox timeout 10 true",
+		s->busybox, "timeout", "10", T, NULL);
+	cmd_set(&r[R_TOYBOX], "toybox_timeout", "toybox timeout 10 true",
+		s->toybox, "timeout", "10", T, NULL);
+	cmd_set(&r[R_SETPRIV], "setpriv_timeout",
+		"setpriv --reuid=65534 .. timeout 10 true", s->setpriv,
+		"--reuid=65534", "--regid=65534", "--clear-groups", G, "10", T,
+		NULL);
+	cmd_set(&r[R_RUNUSER], "runuser_timeout",
+		"runuser -u nobody -- timeout 10 true", s->runuser, "-u",
+		"nobody", "--", G, "10", T, NULL);
+	cmd_set(&r[R_SU], "su_timeout",
+		"su nobody -s /bin/sh -c 'timeout 10 true'", s->su, "nobody",
+		"-s", "/bin/sh", "-c", sucmd, NULL);
+}
+
+/* Preflight every row; the 100 ms poller (about 100 ms a launch of a
+ * command that exits at once) runs only in every STRIDE-th round. */
+static void prepare(const struct setup *s, struct cmd *r, struct series *x,
+		    int rounds)
+{
+	int slow_n = s->quick ? 6 : 25;
+
+	for (int i = 0; i < R_N; i++) {
+		cmd_preflight(&r[i], s->devnull, 0);
+		x[i].v = malloc(sizeof(double) * (size_t)rounds);
+		x[i].cpu = malloc(sizeof(double) * (size_t)rounds);
+		for (int k = 0; k < rounds; k++)
+			x[i].v[k] = x[i].cpu[k] = NAN;
+		x[i].stride = 1;
+		if (i == R_POLL && rounds > slow_n)
+			x[i].stride = rounds / slow_n;
+	}
+}
+
+static void measure(const struct setup *s, struct cmd *r, struct series *x,
+		    int rounds, int warmup)
+{
+	int order[R_N];
+
+	for (int k = -warmup; k < rounds && !bench_stop; k++) {
+		int m = 0;
+
+		for (int i = 0; i < R_N; i++)
+			if (!r[i].skip && (k < 0 ? x[i].stride == 1 :
+					   k % x[i].stride == 0))
+				order[m++] = i;
+		shuffle(order, m);
+		for (int j = 0; j < m; j++) {
+			int64_t ns, cpu;
+			int i = order[j];
+
+			if (cmd_time(&r[i], s->devnull, &ns, &cpu) < 0) {
+				x[i].fails += k >= 0;
+				continue;
+			}
+			if (k >= 0) {
+				x[i].v[k] = (double)ns / 1000.0;
+				x[i].cpu[k] = (double)cpu / 1000.0;
+			}
+		}
+	}
+}
+
+/* Median of the per-round differences row - bare (paired). */
+static double paired_overhead(const struct series *row,
+			      const struct series *bare, int rounds)
+{
+	double *d = malloc(sizeof(double) * (size_t)rounds);
+	struct stats st;
+	int n = 0;
+
+	for (int k = 0; k < rounds; k++)
+		if (!isnan(row->v[k]) && !isnan(bare->v[k]))
+			d[n++] = row->v[k] - bare->v[k];
+	stats_of(d, (size_t)n, &st);
+	free(d);
+	return st.med;
+}
+
+/* Statistics of the values of V that are not NaN. */
+static void stats_present(const double *v, int rounds, struct stats *st)
+{
+	double *tmp = malloc(sizeof(double) * (size_t)rounds);
+	int n = 0;
+
+	for (int k = 0; k < rounds; k++)
+		if (!isnan(v[k]))
+			tmp[n++] = v[k];
+	stats_of(tmp, (size_t)n, st);
+	free(tmp);
+}
+
+static void summarize(struct series *x, int rounds)
+{
+	for (int i = 0; i < R_N; i++) {
+		stats_present(x[i].v, rounds, &x[i].st);
+		stats_present(x[i].cpu, rounds, &x[i].cst);
+	}
+	for (int i = 0; i < R_N; i++) {
+		x[i].ovh = x[i].st.med - x[R_BARE].st.med;
+		x[i].covh = x[i].cst.med - x[R_BARE].cst.med;
+		x[i].paired = paired_overhead(&x[i], &x[R_BARE], rounds);
+	}
+}
+
+static void argv_text(const struct cmd *c, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; c->argv[i] && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i ? " " : "", c->argv[i]);
+}
+
+static void row_json(const struct cmd *c, const struct series *x,
+		     const struct series *ref_t, const struct series *ref_s)
+{
+	char text[512];
+
+	argv_text(c, text, sizeof text);
+	json_obj(NULL);
+	json_str("key", c->key);
+	json_str("label", c->label);
+	json_str("argv", text);
+	json_str("env", c->env_note);
+	if (c->skip) {
+		json_bool("skipped", true);
+		json_str("why", c->why);
+		json_end();
+		return;
+	}
+	json_int("n", (long long)x->st.n);
+	json_int("failures", x->fails);
+	json_num("median_us", x->st.med);
+	json_num("p10_us", x->st.p10);
+	json_num("p90_us", x->st.p90);
+	json_num("overhead_us", x->ovh);
+	json_num("overhead_paired_us", x->paired);
+	json_num("ratio_to_timeout", x->ovh / ref_t->ovh);
+	json_num("ratio_to_setpriv", x->ovh / ref_s->ovh);
+	json_num("cpu_median_us", x->cst.med);
+	json_num("cpu_overhead_us", x->covh);
+	json_num("cpu_ratio_to_timeout", x->covh / ref_t->covh);
+	json_num("cpu_ratio_to_setpriv", x->covh / ref_s->covh);
+	json_end();
+}
+
+static void print_row(const struct cmd *c, const struct series *x,
+		      const struct series *rt, const struct series *rs)
+{
+	if (c->skip) {
+		printf("  %-44s skipped: %s\n", c->label, c->why);
+		return;
+	}
+	printf("  %-44s %7.0f %7.0f %7.0f %+8.0f %6.2f %6.2f | %6.0f %+7.0f "
+	       "%6.2f %6.2f %4d%s\n", c->label, x->st.med, x->st.p10,
+	       x->st.p90, x->ovh, x->ovh / rt->ovh, x->ovh / rs->ovh,
+	       x->cst.med, x->covh, x->covh / rt->covh, x->covh / rs->covh,
+	       x->fails, x->stride > 1 ? " (sampled)" : "");
+}
+
+static void print_table(const struct cmd *r, const struct series *x,
+			int rounds)
+{
+	const struct series *rt = &x[R_GNU], *rs = &x[R_SETPRIV];
+
+	printf("\nlaunch: us per launch, %d rounds interleaved; overhead = "
+	       "median - bare median;\n/tmo, /spv = overhead as a ratio to GNU"
+	       " timeout's, to the setpriv chain's;\ncpu = user + system time "
+	       "of the whole chain (wait4)\n", rounds);
+	printf("  %-44s %7s %7s %7s %8s %6s %6s | %6s %7s %6s %6s %4s\n",
+	       "command", "median", "p10", "p90", "overhead", "/tmo", "/spv",
+	       "cpu", "cpu ovh", "/tmo", "/spv", "fail");
+	json_obj("launch");
+	json_int("rounds", rounds);
+	json_arr("rows");
+	for (int i = 0; i < R_N; i++) {
+		row_json(&r[i], &x[i], rt, rs);
+		print_row(&r[i], &x[i], rt, rs);
+	}
+	json_end();
+	fig.t_ratio = x[R_THREAD].ovh / rt->ovh;
+	fig.u_ratio = x[R_U_CG].ovh / rs->ovh;
+	fig.thread_vs_pidfd = x[R_THREAD].ovh / x[R_PIDFD].ovh;
+	fig.t_ratio_cpu = x[R_THREAD].covh / rt->covh;
+	fig.u_ratio_cpu = x[R_U_CG].covh / rs->covh;
+	fig.thread_vs_pidfd_cpu = x[R_THREAD].covh / x[R_PIDFD].covh;
+	printf("  thread / pidfd overhead: %.2f (paired %.2f, cpu %.2f)\n",
+	       fig.thread_vs_pidfd, x[R_THREAD].paired / x[R_PIDFD].paired,
+	       fig.thread_vs_pidfd_cpu);
+	json_num("thread_vs_pidfd", fig.thread_vs_pidfd);
+	json_num("thread_vs_pidfd_paired",
+		 x[R_THREAD].paired / x[R_PIDFD].paired);
+	json_num("thread_vs_pidfd_cpu", fig.thread_vs_pidfd_cpu);
+	json_end();
+}
+
+void sec_launch(const struct setup *s)
+{
+	struct cmd r[R_N];
+	struct series x[R_N] = { 0 };
+	int rounds = s->quick ? 100 : 600, warmup = s->quick ? 3 : 10;
+
+	peer_rows(s, r);
+	leash_rows(s, r);
+	prepare(s, r, x, rounds);
+	measure(s, r, x, rounds, warmup);
+	summarize(x, rounds);
+	for (int i = 0; i < R_N; i++)
+		if (r[i].skip)
+			x[i].ovh = x[i].covh = NAN;
+	print_table(r, x, rounds);
+	for (int i = 0; i < R_N; i++) {
+		free(x[i].v);
+		free(x[i].cpu);
+	}
+}

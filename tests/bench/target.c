@@ -1,0 +1,63 @@
+/* target: the programs the supervisors run.  The harness binary is
+ * copied into a private directory and hard-linked under these names, so
+ * every row starts the same small static executable.
+ *   true               exit 0 at once
+ *   stamp US           sleep US µs, write CLOCK_MONOTONIC ns to fd 3, exit 0
+ *   sleeper            like `sleep 10`; on SIGTERM write the time to fd 3,
+ *                      then die of the signal
+ *   holder [MS]        write the time to fd 3 (ready), live MS ms, exit 0 */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+static void stamp_fd3(void)
+{
+	int64_t t = now_ns();
+
+	/* fd 3 may be absent (a peer closed it): nothing to report then */
+	if (write(3, &t, sizeof t) < 0)
+		return;
+}
+
+static void sleep_ns(int64_t ns)
+{
+	struct timespec ts = { ns / 1000000000, ns % 1000000000 };
+
+	while (nanosleep(&ts, &ts) < 0)
+		;
+}
+
+/* Async-signal-safe: clock_gettime and write, then the default death. */
+static void on_term(int sig)
+{
+	stamp_fd3();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+int target_main(const char *name, int argc, char **argv)
+{
+	if (!strcmp(name, "stamp")) {
+		sleep_ns(argc > 1 ? atoll(argv[1]) * 1000 : 0);
+		stamp_fd3();
+		_exit(0);
+	}
+	if (!strcmp(name, "sleeper")) {
+		struct sigaction sa = { .sa_handler = on_term };
+
+		sigaction(SIGTERM, &sa, NULL);
+		sleep_ns(10 * 1000000000LL);
+		return 0;
+	}
+	if (!strcmp(name, "holder")) {
+		stamp_fd3();
+		sleep_ns((argc > 1 ? atoll(argv[1]) : 600) * 1000000);
+		return 0;
+	}
+	return 0;                   /* true */
+}

@@ -1,0 +1,268 @@
+#!/usr/bin/env bats
+# The per-uid cpu cgroup on this host's real hierarchies: layout, weight,
+# tree kill through the leaf, leftovers, cleanup, races, --cgroup modes.
+# Root only; every group a test makes is removed in teardown.
+
+load helpers
+load cgroup-helpers
+
+setup_file() {
+	cg_detect
+	# Remember whether the tops existed, so teardown_file removes only
+	# what this file made.
+	export CG_TOP_EXISTED=0 LEAF_TOP_EXISTED=0
+	[[ -d $CG_TOP ]] && CG_TOP_EXISTED=1
+	[[ -n $LEAF_TOP && -d $LEAF_TOP ]] && LEAF_TOP_EXISTED=1
+	return 0
+}
+
+teardown_file() {
+	cg_detect
+	[[ $CG_TOP_EXISTED == 1 ]] || rmdir "$CG_TOP" 2>/dev/null
+	[[ $LEAF_TOP_EXISTED == 1 ]] || rmdir "$LEAF_TOP" 2>/dev/null
+	return 0
+}
+
+setup() {
+	common_setup
+	need_cgroup
+	cg_uids
+	# The commands run as UA: give them a place to write reports.
+	W=$(mktemp -d /tmp/leash-cg.XXXXXX) && chmod 1777 "$W"
+	cg_remove_uid "$UA"
+	cg_remove_uid "$UB"
+}
+
+teardown() {
+	[[ -n ${LOOP_PID:-} ]] && kill "$LOOP_PID" 2>/dev/null
+	common_teardown
+	if [[ -n ${UA:-} ]]; then
+		cg_remove_uid "$UA"
+		cg_remove_uid "$UB"
+	fi
+	[[ -n ${UID0_MADE:-} ]] && cg_remove_uid 0
+	[[ -n ${W:-} && -d $W ]] && rm -rf "$W"
+	return 0
+}
+
+@test "the child runs in uid_<uid>, in its own leaf" {
+	run "$LEASH" -u "$UA" -- "$PROBE" -k cgroup
+	assert_status 0
+	[[ $(cpu_path_of "$output") == */leash/uid_$UA* ]]
+	if [[ $CG_V == 1 ]]; then
+		# v1: the processes sit in the uid group itself.
+		[[ $(cpu_path_of "$output") == /leash/uid_$UA ]]
+	fi
+	if [[ -n $CG2 ]]; then
+		[[ $(v2_path_of "$output") == /leash/uid_$UA/run_[0-9]*_[0-9]* ]]
+	fi
+}
+
+@test "two uids get sibling groups" {
+	run "$LEASH" -u "$UA" -- "$PROBE" -k cgroup
+	assert_status 0
+	a=$(cpu_path_of "$output")
+	run "$LEASH" -u "$UB" -- "$PROBE" -k cgroup
+	assert_status 0
+	b=$(cpu_path_of "$output")
+	[[ $a == */uid_$UA* && $b == */uid_$UB* ]]
+	a=${a%%/uid_*} b=${b%%/uid_*}
+	[[ $a == "$b" && $a == /leash ]]
+	[[ -d $(cpu_group "$UA") && -d $(cpu_group "$UB") ]]
+}
+
+@test "--cpu-weight is written to the uid group and reads back" {
+	run "$LEASH" -u "$UA" --cpu-weight 50 -- true
+	assert_status 0
+	run "$LEASH" -u "$UB" --cpu-weight 33 -- true
+	assert_status 0
+	if [[ $CG_V == 1 ]]; then
+		# The kernel's mapping: shares = round(weight * 1024 / 100).
+		[[ $(cat "$(cpu_group "$UA")/cpu.shares") == 512 ]]
+		[[ $(cat "$(cpu_group "$UB")/cpu.shares") == 338 ]]
+	else
+		[[ $(cat "$(cpu_group "$UA")/cpu.weight") == 50 ]]
+		[[ $(cat "$(cpu_group "$UB")/cpu.weight") == 33 ]]
+	fi
+}
+
+@test "without --cpu-weight an admin's weight is left alone" {
+	run "$LEASH" -u "$UA" -- true
+	assert_status 0
+	if [[ $CG_V == 1 ]]; then v=3000; else v=300; fi
+	echo "$v" >"$(cpu_group "$UA")/$WFILE"
+	run "$LEASH" -u "$UA" -v -- true
+	assert_status 0
+	[[ $(cat "$(cpu_group "$UA")/$WFILE") == "$v" ]]
+	[[ $output == *"$WFILE $v (not changed)"* ]]
+}
+
+@test "-v names the hierarchy, the group, created or joined, the leaf" {
+	run "$LEASH" -v -u "$UA" --cpu-weight 200 -- true
+	assert_status 0
+	if [[ $CG_V == 1 ]]; then w='cpu.shares 2048'; else w='cpu.weight 200'; fi
+	[[ $output == *"leash: cgroup v$CG_V: created $(cpu_group "$UA"), $w"* ]]
+	[[ $output == *"leash: cgroup: leaf $(leaf_parent "$UA")/run_"* ]]
+	[[ $output == *"leash: cgroup: removed $(leaf_parent "$UA")/run_"* ]]
+	run "$LEASH" -v -u "$UA" -- true
+	[[ $output == *"leash: cgroup v$CG_V: joined $(cpu_group "$UA")"* ]]
+}
+
+@test "the leaf is removed after the command, the uid group stays" {
+	need_leaf
+	run "$LEASH" -u "$UA" -- "$PROBE" -k cgroup
+	assert_status 0
+	leaf=$(v2_path_of "$output")
+	[[ $leaf == */run_* ]]
+	[[ ! -e $CG2$leaf ]]
+	[[ -z $(leaves_of "$UA") ]]
+	[[ -d $(cpu_group "$UA") && -d $(leaf_parent "$UA") ]]
+}
+
+@test "a setsid() escapee dies at the deadline" {
+	need_leaf
+	run bounded "$LEASH" -u "$UA" -t 1 -- sh -c \
+		'setsid "$1" -m "$2" -o "$3" -s inf & wait' sh \
+		"$PROBE" "$MARK" "$W/esc"
+	assert_status 124
+	pid=$(report_get pid "$W/esc")
+	sid=$(report_get sid "$W/esc")
+	# It really left the command's session and process group.
+	[[ $sid == "$pid" ]]
+	wait_gone "$pid" 5
+	assert_no_leftovers
+	[[ -z $(leaves_of "$UA") ]]
+}
+
+@test "control: with --cgroup=off the setsid() escapee survives" {
+	run bounded "$LEASH" --cgroup=off -u "$UA" -t 1 -- sh -c \
+		'setsid "$1" -m "$2" -o "$3" -s inf & wait' sh \
+		"$PROBE" "$MARK" "$W/esc"
+	assert_status 124
+	pid=$(report_get pid "$W/esc")
+	track "$pid"
+	! wait_gone "$pid" 1
+}
+
+@test "--kill-leftovers kills what is left in the leaf" {
+	need_leaf
+	run bounded "$LEASH" -u "$UA" --kill-leftovers -- sh -c \
+		'setsid "$1" -m "$2" -o "$3" -s inf >/dev/null 2>&1 &
+		 until [ -e "$3" ]; do sleep 0.05; done' sh \
+		"$PROBE" "$MARK" "$W/left"
+	assert_status 0
+	pid=$(report_get pid "$W/left")
+	# leash waited for the leaf to empty: gone at once, not just soon.
+	! pid_alive "$pid"
+	[[ -z $(leaves_of "$UA") ]]
+}
+
+@test "without --kill-leftovers leftovers run on; a later launch sweeps" {
+	need_leaf
+	run bounded "$LEASH" -u "$UA" -- sh -c \
+		'setsid "$1" -m "$2" -o "$3" -s inf >/dev/null 2>&1 &
+		 until [ -e "$3" ]; do sleep 0.05; done' sh \
+		"$PROBE" "$MARK" "$W/left"
+	assert_status 0
+	pid=$(report_get pid "$W/left")
+	track "$pid"
+	pid_alive "$pid"
+	old=$(leaves_of "$UA")
+	[[ -n $old ]]
+	grep -qx "$pid" "$(leaf_parent "$UA")/$old/cgroup.procs"
+	# While it lives, another launch leaves that leaf alone.
+	run "$LEASH" -u "$UA" -- true
+	assert_status 0
+	[[ $(leaves_of "$UA") == "$old" ]]
+	kill -KILL "$pid"
+	wait_gone "$pid" 5
+	run "$LEASH" -u "$UA" -- true
+	assert_status 0
+	[[ -z $(leaves_of "$UA") ]]
+}
+
+@test "50 parallel launches race a loop removing and recreating groups" {
+	need_leaf
+	lp=$(leaf_parent "$UA") cp=$(cpu_group "$UA")
+	# The vandal: removes every empty group of ours it can, remakes some.
+	(
+		while [[ ! -e $TMP/stop ]]; do
+			rmdir "$lp"/run_* "$lp" "$cp" "$LEAF_TOP" "$CG_TOP" 2>/dev/null
+			mkdir -p "$lp" "$cp" 2>/dev/null
+			rmdir "$lp"/run_* "$lp" "$cp" 2>/dev/null
+		done
+	) &
+	LOOP_PID=$!
+	for i in $(seq 50); do
+		"$LEASH" -u "$UA" -- "$PROBE" -k cgroup >"$TMP/out.$i" 2>&1 &
+	done
+	fails=0
+	for job in $(jobs -p); do
+		[[ $job == "$LOOP_PID" ]] && continue
+		wait "$job" || fails=$((fails + 1))
+	done
+	touch "$TMP/stop"
+	wait "$LOOP_PID" || true
+	LOOP_PID=
+	for i in $(seq 50); do
+		out=$(cat "$TMP/out.$i")
+		if [[ $(cpu_path_of "$out") != */leash/uid_$UA* ]]; then
+			echo "launch $i: $out" >&2
+			fails=$((fails + 1))
+		fi
+	done
+	[[ $fails == 0 ]]
+	[[ -z $(leaves_of "$UA") ]]
+}
+
+@test "--cgroup=off never touches cgroupfs" {
+	run "$LEASH" --cgroup=off -u "$UA" --cpu-weight 50 -- "$PROBE" -k cgroup
+	assert_status 0
+	[[ $output != *leash/uid_* ]]
+	[[ ! -e $(cpu_group "$UA") && ! -e $(leaf_parent "$UA") ]]
+}
+
+@test "auto without a uid change or cgroup option stays out" {
+	run "$LEASH" -- "$PROBE" -k cgroup
+	assert_status 0
+	[[ $output != *leash/uid_* ]]
+}
+
+@test "auto acts on a cgroup option even without a uid change" {
+	[[ -d $(cpu_group 0) ]] || UID0_MADE=1
+	run "$LEASH" --kill-leftovers -- "$PROBE" -k cgroup
+	assert_status 0
+	[[ $(cpu_path_of "$output") == /leash/uid_0* ]]
+}
+
+@test "--cgroup=require acts without a uid change" {
+	[[ -d $(cpu_group 0) ]] || UID0_MADE=1
+	run "$LEASH" --cgroup=require -- "$PROBE" -k cgroup
+	assert_status 0
+	[[ $(cpu_path_of "$output") == /leash/uid_0* ]]
+}
+
+@test "the timeout personality leaves cgroups alone" {
+	run "$TIMEOUT" 5 "$PROBE" -k cgroup
+	assert_status 0
+	[[ $output != *leash/uid_* ]]
+}
+
+@test "--cgroup-root puts the uid groups elsewhere" {
+	root=$CG_CPU/leashtest.$$
+	run "$LEASH" -u "$UA" --cgroup-root "$root" -- "$PROBE" -k cgroup
+	st=$status out=$output
+	[[ -d $root/uid_$UA ]] && rmdir "$root/uid_$UA"
+	[[ -d $root ]] && rmdir "$root"
+	status=$st output=$out
+	assert_status 0
+	[[ $(cpu_path_of "$output") == "/leashtest.$$/uid_$UA"* ]]
+}
+
+@test "a bad --cpu-weight is a usage error and nothing is made" {
+	run "$LEASH" -u "$UA" --cpu-weight 10001 -- true
+	assert_status 125
+	run "$LEASH" -u "$UA" --cpu-weight 0 -- true
+	assert_status 125
+	[[ ! -e $(cpu_group "$UA") ]]
+}

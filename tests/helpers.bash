@@ -1,0 +1,267 @@
+# helpers.bash: shared set-up for leash's bats files (load with `load helpers`).
+#
+# Binaries under test, from the environment or the build directory:
+#   LEASH    native personality (build/leash)
+#   TIMEOUT  timeout personality (build/timeout); TIMEOUT=/usr/bin/timeout
+#            runs timeout.bats in host mode against GNU timeout
+#   PROBE    tests/probe.c built (build/probe); compiled on the fly if absent
+# LEASH_MUST_RUN=1 turns a skip for missing privileges into a failure.
+
+_helpers_abs() {
+	case $1 in
+	/*) printf '%s\n' "$1" ;;
+	*/*) printf '%s\n' "$PWD/$1" ;;
+	*) command -v -- "$1" ;;
+	esac
+}
+
+TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+LEASH=$(_helpers_abs "${LEASH:-$TOP/build/leash}")
+TIMEOUT=$(_helpers_abs "${TIMEOUT:-$TOP/build/timeout}")
+PROBE=$(_helpers_abs "${PROBE:-$TOP/build/probe}")
+export LEASH TIMEOUT PROBE
+
+# Messages are compared byte for byte: ASCII quotes, English text.
+export LC_ALL=C
+unset LANGUAGE LANG
+
+# No build/probe (host mode on a fresh tree): build one for this run.
+if [[ ! -x $PROBE ]]; then
+	if [[ ! -x $BATS_RUN_TMPDIR/probe ]]; then
+		${CC:-cc} -O2 -o "$BATS_RUN_TMPDIR/probe" "$BATS_TEST_DIRNAME/probe.c" ||
+			echo "helpers: cannot build $BATS_TEST_DIRNAME/probe.c" >&2
+	fi
+	PROBE=$BATS_RUN_TMPDIR/probe
+fi
+
+# A directory of names as a user types them: `timeout` and `probe`, so
+# argv[0] (and with it GNU's message prefix) is exactly "timeout".
+BIN=$BATS_RUN_TMPDIR/bin
+if [[ ! -d $BIN ]]; then
+	mkdir -p "$BIN"
+	ln -sfn "$TIMEOUT" "$BIN/timeout"
+	ln -sfn "$PROBE" "$BIN/probe"
+	ln -sfn "$LEASH" "$BIN/leash"
+fi
+PATH=$BIN:$PATH
+
+# Host mode: TIMEOUT is not leash (GNU timeout, or something else).
+host_mode() {
+	[[ $(_timeout_version) != leash ]]
+}
+
+# Prints "leash", or the GNU version ("9.1"), or "unknown".
+_timeout_version() {
+	if [[ -z ${_TIMEOUT_VERSION:-} ]]; then
+		local line
+		line=$("$TIMEOUT" --version 2>/dev/null | head -n 1)
+		case $line in
+		*'(leash)'*) _TIMEOUT_VERSION=leash ;;
+		*'GNU coreutils'*) _TIMEOUT_VERSION=${line##* } ;;
+		*) _TIMEOUT_VERSION=unknown ;;
+		esac
+	fi
+	printf '%s\n' "$_TIMEOUT_VERSION"
+}
+
+# version_lt A B: is dotted version A older than B?
+version_lt() {
+	local IFS=. i
+	local -a a=($1) b=($2)
+	for ((i = 0; i < 4; i++)); do
+		local x=${a[i]:-0} y=${b[i]:-0}
+		x=${x%%[!0-9]*} y=${y%%[!0-9]*}
+		((10#${x:-0} < 10#${y:-0})) && return 0
+		((10#${x:-0} > 10#${y:-0})) && return 1
+	done
+	return 1
+}
+
+# need_gnu VERSION: skip when the timeout under test is a GNU older than
+# VERSION (leash implements the newest behaviour and never skips).
+need_gnu() {
+	local v
+	v=$(_timeout_version)
+	[[ $v == leash ]] && return 0
+	if [[ $v == unknown ]] || version_lt "$v" "$1"; then
+		skip "needs GNU timeout $1 behaviour (testing $v)"
+	fi
+}
+
+# need_root [REASON]: skip unless root; LEASH_MUST_RUN=1 makes it fail.
+need_root() {
+	[[ $(id -u) == 0 ]] && return 0
+	must_run_or_skip "needs root${1:+: $1}"
+}
+
+must_run_or_skip() {
+	if [[ ${LEASH_MUST_RUN:-0} == 1 ]]; then
+		echo "LEASH_MUST_RUN=1 but: $1" >&2
+		return 1
+	fi
+	skip "$1"
+}
+
+# --- processes -------------------------------------------------------------
+
+# Per-test marker: put it on the command line of every long-lived process
+# a test starts (probe -m MARK, or an extra sh -c argument), so leftovers
+# are found and cleaned up by the marker, and only ours.
+common_setup() {
+	MARK="leashmark-${BATS_ROOT_PID:-$$}-${BATS_SUITE_TEST_NUMBER:-0}-$RANDOM"
+	TMP=$BATS_TEST_TMPDIR
+	TRACKED=()
+}
+
+common_teardown() {
+	local pid
+	for pid in $(marked_pids); do
+		kill -KILL "$pid" 2>/dev/null || true
+	done
+	for pid in "${TRACKED[@]}"; do
+		kill_tracked "$pid"
+	done
+}
+
+# Remember PID (with its start time) so teardown may kill it, and only it.
+track() {
+	TRACKED+=("$1:$(_start_time "$1")")
+}
+
+kill_tracked() {
+	local pid=${1%%:*} start=${1#*:}
+	[[ -n $start && $(_start_time "$pid") == "$start" ]] || return 0
+	kill -KILL "$pid" 2>/dev/null || true
+}
+
+_start_time() {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+	stat=${stat##*) }
+	local -a f=($stat)
+	printf '%s\n' "${f[19]}"
+}
+
+# Process state letter (R S D T Z ...), empty when gone.
+proc_state() {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+	stat=${stat##*) }
+	printf '%s\n' "${stat%% *}"
+}
+
+pid_alive() {
+	local s
+	s=$(proc_state "$1")
+	[[ -n $s && $s != Z && $s != X ]]
+}
+
+# wait_gone PID [SECS]: true once PID is dead (or a zombie), false after SECS.
+wait_gone() {
+	local i n=$((${2:-5} * 20))
+	for ((i = 0; i < n; i++)); do
+		pid_alive "$1" || return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# wait_file FILE [SECS]
+wait_file() {
+	local i n=$((${2:-10} * 20))
+	for ((i = 0; i < n; i++)); do
+		[[ -e $1 ]] && return 0
+		sleep 0.05
+	done
+	echo "wait_file: $1 did not appear in ${2:-10}s" >&2
+	return 1
+}
+
+# Pids of live processes whose command line contains MARK (default: this
+# test's marker), excluding the shell that asks.
+marked_pids() {
+	local m=${1:-$MARK} f pid cmd
+	[[ -n $m ]] || return 0
+	for f in /proc/[0-9]*/cmdline; do
+		pid=${f#/proc/}
+		pid=${pid%/cmdline}
+		[[ $pid == "$BASHPID" || $pid == "$$" ]] && continue
+		cmd=$(tr '\0' ' ' <"$f" 2>/dev/null) || continue
+		[[ $cmd == *"$m"* ]] || continue
+		pid_alive "$pid" && echo "$pid"
+	done
+	return 0
+}
+
+# assert_no_leftovers [MARK]: within a grace period every marked process
+# is gone; otherwise fail listing them.
+assert_no_leftovers() {
+	local i left
+	for ((i = 0; i < 60; i++)); do
+		left=$(marked_pids "${1:-}")
+		[[ -z $left ]] && return 0
+		sleep 0.05
+	done
+	echo "processes left behind:" >&2
+	for i in $left; do
+		echo "  $i $(tr '\0' ' ' <"/proc/$i/cmdline" 2>/dev/null)" >&2
+	done
+	return 1
+}
+
+# assert_no_zombie_children PID: PID has no unreaped child.
+assert_no_zombie_children() {
+	local f stat z=
+	for f in /proc/[0-9]*/stat; do
+		stat=$(cat "$f" 2>/dev/null) || continue
+		stat=${stat##*) }
+		local -a x=($stat)
+		[[ ${x[1]} == "$1" && ${x[0]} == Z ]] && z+=" ${f//[!0-9]/}"
+	done
+	[[ -z $z ]] && return 0
+	echo "zombie children of $1:$z" >&2
+	return 1
+}
+
+# bounded CMD...: run CMD under probe's watchdog (kills it after BOUND
+# seconds, default 20, exit 255). The status is the shell's view (N or
+# 128+N), so a hang cannot pass for a 124 or 137.
+bounded() {
+	"$PROBE" -W -q -T "${BOUND:-20}" -- "$@"
+}
+
+# Microseconds since the epoch (bash 5 EPOCHREALTIME).
+now_us() {
+	local t=$EPOCHREALTIME
+	printf '%s\n' "${t/./}"
+}
+
+# assert_status N: bats' $status, with the output shown on failure.
+assert_status() {
+	if [[ $status != "$1" ]]; then
+		echo "expected status $1, got $status; output:" >&2
+		printf '%s\n' "$output" >&2
+		return 1
+	fi
+}
+
+# assert_output TEXT: the whole output, exactly.
+assert_output() {
+	if [[ $output != "$1" ]]; then
+		printf 'expected output:\n%s\n--- got:\n%s\n' "$1" "$output" >&2
+		return 1
+	fi
+}
+
+# assert_line_count N
+assert_lines() {
+	if [[ ${#lines[@]} != "$1" ]]; then
+		printf 'expected %s lines, got %s:\n%s\n' "$1" "${#lines[@]}" "$output" >&2
+		return 1
+	fi
+}
+
+# Value of KEY in a probe report file.
+report_get() {
+	sed -n "s/^$1=//p" "$2"
+}

@@ -1,0 +1,392 @@
+#!/usr/bin/env bats
+# ident.bats: the native identity options (-u -g -G --keep-caps
+# --no-new-privs -l -p -w -C), checked from inside the child with the probe.
+# Needs root (test users are created in setup_file, removed in teardown_file).
+
+load helpers
+load users
+
+setup_file() {
+	users_setup
+}
+
+teardown_file() {
+	users_teardown
+}
+
+setup() {
+	common_setup
+	need_root "switching identity"
+}
+
+teardown() {
+	common_teardown
+}
+
+# ids KEY...: the probe's report as the target, via leash.
+probe_as() {
+	run "$LEASH" "$@" -- "$PROBE" -e
+}
+
+@test "a user by name: its uid, gid and groups from passwd and group, all three ids" {
+	probe_as -u "$U_NAME"
+	assert_status 0
+	for k in uid euid suid; do assert_key $k "$U_UID"; done
+	for k in gid egid sgid; do assert_key $k "$G_PRIM_GID"; done
+	assert_key groups "$G_PRIM_GID,$G_SUPP_GID"
+}
+
+@test "a user by number with a passwd entry: same as by name" {
+	probe_as -u "$U_UID"
+	assert_status 0
+	assert_key uid "$U_UID"
+	assert_key gid "$G_PRIM_GID"
+	assert_key groups "$G_PRIM_GID,$G_SUPP_GID"
+	assert_key env:USER "$U_NAME"
+}
+
+@test "a bare number without an entry: gid = uid, groups = {gid}" {
+	probe_as -u "$U_BARE"
+	assert_status 0
+	assert_key uid "$U_BARE"
+	assert_key gid "$U_BARE"
+	assert_key groups "$U_BARE"
+	assert_key env:USER "$U_BARE"
+	assert_key env:HOME /
+}
+
+@test "the caller's supplementary groups are never kept" {
+	run setpriv --groups 4,24,27 -- "$LEASH" -u "$U_BARE" -- "$PROBE" -k groups
+	assert_status 0
+	assert_output "$U_BARE"
+	run setpriv --groups 4,24,27 -- "$LEASH" -u "$U_NAME" -- "$PROBE" -k groups
+	assert_output "$G_PRIM_GID,$G_SUPP_GID"
+}
+
+@test "the highest id 4294967294 is accepted" {
+	probe_as -u 4294967294
+	assert_status 0
+	assert_key uid 4294967294
+	assert_key gid 4294967294
+}
+
+@test "bad user forms: -1, 4294967295, empty, trailing junk, unknown name" {
+	run "$LEASH" -u 4294967295 -- touch "$TMP/ran"
+	assert_status 125
+	assert_output "leash: cannot resolve user '4294967295': number out of range"
+	run "$LEASH" -u 99999999999999999999 -- touch "$TMP/ran"
+	assert_status 125
+	run "$LEASH" -u -1 -- touch "$TMP/ran"
+	assert_status 125
+	[[ $output == "leash: cannot resolve user '-1': "* ]]
+	run "$LEASH" -u '' -- touch "$TMP/ran"
+	assert_status 125
+	run "$LEASH" -u 12x -- touch "$TMP/ran"
+	assert_status 125
+	run "$LEASH" -u leash_no_such_user_x -- touch "$TMP/ran"
+	assert_status 125
+	assert_output "leash: cannot resolve user 'leash_no_such_user_x': no such user"
+	[[ ! -e $TMP/ran ]]
+}
+
+@test "Android user names when passwd has no entry" {
+	local spec want
+	for spec in shell:2000 system:1000 radio:1001 u0_a35:10035 app_35:10035 \
+		u10_system:1001000 u0_i7:90007 u10_a0:1010000 u0_shell:2000; do
+		run "$LEASH" -u "${spec%%:*}" -- "$PROBE" -k uid
+		assert_status 0
+		assert_output "${spec#*:}"
+		run "$LEASH" -u "${spec%%:*}" -- "$PROBE" -k gid
+		assert_output "${spec#*:}"
+	done
+}
+
+@test "passwd wins over Android names (nobody is 65534 here, 9999 on Android)" {
+	run "$LEASH" -u nobody -- "$PROBE" -k uid
+	assert_output "$(id -u nobody)"
+}
+
+@test "bad Android forms are unknown users" {
+	for spec in u0_a u0_a10000 u1001_a1 u0_x1 app_ app_10000 all_a35 u0_a35_cache u_a1; do
+		run "$LEASH" -u "$spec" -- true
+		assert_status 125
+		[[ $output == *"no such user"* ]]
+	done
+}
+
+@test "Android group names: all_a35, u0_a35_cache, inet" {
+	probe_as -u "$U_BARE" -g all_a35 -G u0_a35_cache,inet,u10_a7
+	assert_status 0
+	assert_key gid 50035
+	assert_key groups 3003,20035,1010007
+}
+
+@test "-g alone: that gid and groups = {gid}" {
+	probe_as -u "$U_NAME" -g "$G_OTHER"
+	assert_status 0
+	assert_key gid "$G_OTHER_GID"
+	assert_key sgid "$G_OTHER_GID"
+	assert_key groups "$G_OTHER_GID"
+}
+
+@test "-G: exactly these groups, the user's gid stays" {
+	probe_as -u "$U_NAME" -G "$G_OTHER,$U_BARE"
+	assert_status 0
+	assert_key gid "$G_PRIM_GID"
+	assert_key groups "$G_OTHER_GID,$U_BARE"
+}
+
+@test "bad group forms" {
+	run "$LEASH" -u "$U_NAME" -g leash_no_such_group -- touch "$TMP/ran"
+	assert_status 125
+	assert_output "leash: cannot resolve group 'leash_no_such_group': no such group"
+	for list in "1,,2" "" "," "4294967295" "-1" "5x" "1,leash_no_such_group"; do
+		run "$LEASH" -u "$U_NAME" -G "$list" -- touch "$TMP/ran"
+		assert_status 125
+	done
+	run "$LEASH" -u "$U_NAME" -g 4294967295 -- touch "$TMP/ran"
+	assert_status 125
+	[[ ! -e $TMP/ran ]]
+}
+
+@test "more groups than NGROUPS_MAX (65536) is an error, not a truncation" {
+	command -v unshare >/dev/null || skip "no unshare"
+	local f=$TMP/group
+	cp /etc/group "$f"
+	awk -v u="$U_NAME" 'BEGIN { for (i = 0; i < 65537; i++) printf "lg%d:x:%d:%s\n", i, 3000000 + i, u }' >>"$f"
+	run unshare -m --propagation private -- sh -c 'mount --bind "$1" /etc/group && exec "$2" -u "$3" -- true' sh "$f" "$LEASH" "$U_NAME"
+	assert_status 125
+	assert_output "leash: cannot resolve user '$U_NAME': more groups than NGROUPS_MAX"
+	# 65536 - 2 extra groups + primary + supplementary = 65536: allowed.
+	head -n -3 "$f" >"$f.ok"
+	run unshare -m --propagation private -- sh -c 'mount --bind "$1" /etc/group && exec "$2" -u "$3" -- "$4" -k groups' sh "$f.ok" "$LEASH" "$U_NAME" "$PROBE"
+	assert_status 0
+	[[ $(tr ',' '\n' <<<"$output" | wc -l) -ge 32 || $output == none ]]
+}
+
+@test "no capability is left after switching to a non-root user" {
+	probe_as -u "$U_NAME"
+	assert_key CapInh 0000000000000000
+	assert_key CapPrm 0000000000000000
+	assert_key CapEff 0000000000000000
+	assert_key CapAmb 0000000000000000
+	assert_key NoNewPrivs 0
+}
+
+@test "a caller's inheritable and ambient capabilities do not reach the user" {
+	run setpriv --inh-caps +net_raw,+sys_nice --ambient-caps +net_raw -- \
+		"$LEASH" -u "$U_NAME" -- "$PROBE" -e
+	assert_status 0
+	assert_key CapInh 0000000000000000
+	assert_key CapAmb 0000000000000000
+	assert_key CapPrm 0000000000000000
+}
+
+@test "root stays root: a root target keeps root's capabilities" {
+	probe_as -u root
+	assert_status 0
+	assert_key uid 0
+	assert_key groups 0
+	[[ $(probe_get CapEff) == "$(probe_get CapBnd)" ]]
+}
+
+@test "--keep-caps: the named capabilities as ambient, permitted, effective, inheritable" {
+	probe_as -u "$U_NAME" --keep-caps cap_net_bind_service,NET_RAW
+	assert_status 0
+	assert_key uid "$U_UID"
+	for k in CapInh CapPrm CapEff CapAmb; do assert_key $k 0000000000002400; done
+	# Ambient capabilities survive a further exec (sh execs the probe).
+	run "$LEASH" -u "$U_NAME" --keep-caps net_bind_service -- sh -c 'exec "$1" -k CapEff' sh "$PROBE"
+	assert_output 0000000000000400
+}
+
+@test "--keep-caps with an unknown name fails and runs nothing" {
+	run "$LEASH" -u "$U_NAME" --keep-caps cap_no_such_thing -- touch "$TMP/ran"
+	assert_status 125
+	[[ $output == *"cap"* ]]
+	run "$LEASH" -u "$U_NAME" --keep-caps 12 -- touch "$TMP/ran"
+	assert_status 125
+	[[ ! -e $TMP/ran ]]
+}
+
+@test "--no-new-privs sets the flag" {
+	probe_as -u "$U_NAME" --no-new-privs
+	assert_key NoNewPrivs 1
+}
+
+@test "ids cannot be regained: setuid(0) and setgroups fail for the command" {
+	run "$LEASH" -u "$U_NAME" -- setpriv --reuid=0 -- true
+	[[ $status != 0 ]]
+	run "$LEASH" -u "$U_NAME" -- setpriv --clear-groups -- true
+	[[ $status != 0 ]]
+	run "$LEASH" -u "$U_NAME" -- setpriv --regid=0 --clear-groups -- true
+	[[ $status != 0 ]]
+}
+
+@test "environment, default: HOME SHELL USER LOGNAME of the target, the rest kept" {
+	FOO=bar PATH=$PATH:/leash/x probe_as -u "$U_NAME"
+	assert_status 0
+	assert_key env:HOME "$U_HOME"
+	assert_key env:SHELL /bin/sh
+	assert_key env:USER "$U_NAME"
+	assert_key env:LOGNAME "$U_NAME"
+	assert_key env:FOO bar
+	[[ $(probe_get env:PATH) == *:/leash/x ]]
+}
+
+@test "environment, -l: only TERM and the whitelist, PATH reset, cwd = HOME" {
+	TERM=vt100 FOO=bar BAZ=qux IFS=: probe_as -u "$U_NAME" -l -w BAZ
+	assert_status 0
+	assert_key env:TERM vt100
+	assert_key env:BAZ qux
+	assert_key env:HOME "$U_HOME"
+	assert_key env:USER "$U_NAME"
+	assert_key env:LOGNAME "$U_NAME"
+	assert_key env:SHELL /bin/sh
+	assert_key env:PATH /usr/local/bin:/usr/bin:/bin
+	assert_key cwd "$U_HOME"
+	[[ -z $(probe_get env:FOO) && -z $(probe_get env:IFS) ]]
+	[[ $(grep -c '^env:' <<<"$output") == 8 ]]
+	# A whitelisted HOME does not override the target's.
+	HOME=/root probe_as -u "$U_NAME" -l -w HOME
+	assert_key env:HOME "$U_HOME"
+}
+
+@test "environment, -l as root: PATH with the sbin directories" {
+	probe_as -u root -l
+	assert_key env:PATH /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+	assert_key cwd /root
+}
+
+@test "environment, -p: everything kept" {
+	HOME=/leash/home USER=someone FOO=bar probe_as -u "$U_NAME" -p
+	assert_status 0
+	assert_key env:HOME /leash/home
+	assert_key env:USER someone
+	assert_key env:FOO bar
+}
+
+@test "-l with no command runs the user's shell as a login shell in HOME" {
+	run "$LEASH" -u "$U_NAME" -l <<<'echo "argv0=$0"; echo "cwd=$(pwd)"; id -u'
+	assert_status 0
+	[[ $(probe_get argv0) == -sh ]]
+	[[ $(probe_get cwd) == "$U_HOME" ]]
+	[[ ${lines[-1]} == "$U_UID" ]]
+}
+
+@test "-C changes directory, as the target" {
+	local d
+	d=$(shared_tmpdir)
+	probe_as -u "$U_NAME" -C "$d"
+	assert_key cwd "$d"
+	chmod 700 "$d"
+	run "$LEASH" -u "$U_NAME" -C "$d" -- touch "$TMP/ran"
+	assert_status 125
+	[[ ! -e $TMP/ran ]]
+	rm -rf "$d"
+}
+
+@test "a uid change gives a new session without a controlling terminal" {
+	probe_as -u "$U_NAME"
+	[[ $(probe_get sid) == "$(probe_get pid)" ]]
+	assert_key ctty none
+}
+
+@test "TIOCSTI cannot reach the caller's terminal (under script)" {
+	command -v script >/dev/null || skip "no script(1)"
+	command -v perl >/dev/null || skip "no perl"
+	local pl=$U_HOME/tiocsti.pl
+	printf '%s\n' 'my $c = "x"; ioctl(STDIN, 0x5412, $c) or die "tiocsti: $!\n"; print "injected\n";' >"$pl"
+	chmod 644 "$pl"
+	run script -qec "$LEASH -u $U_NAME -- perl $pl" /dev/null </dev/null
+	[[ $output == *"tiocsti: Operation not permitted"* ]]
+	[[ $output != *injected* ]]
+	# The control: --foreground keeps the terminal; where the kernel still
+	# allows TIOCSTI (dev.tty.legacy_tiocsti=1) the injection then works.
+	if [[ $(cat /proc/sys/dev/tty/legacy_tiocsti 2>/dev/null || echo 1) == 1 ]]; then
+		run script -qec "$LEASH --foreground -u $U_NAME -- perl $pl" /dev/null </dev/null
+		[[ $output == *injected* ]]
+	fi
+}
+
+@test "RLIMIT_NPROC reached at exec: 126, and nothing runs as root" {
+	command -v prlimit >/dev/null || skip "no prlimit"
+	# One process of the user already runs, so a limit of 0 is exceeded.
+	setpriv --reuid="$U_UID" --regid="$G_PRIM_GID" --clear-groups -- \
+		"$PROBE" -q -m "$MARK" -s 30 &
+	track $!
+	sleep 0.2
+	run prlimit --nproc=0 -- "$LEASH" -u "$U_NAME" -- touch "$TMP/ran"
+	assert_status 126
+	assert_output "leash: failed to run command 'touch': Resource temporarily unavailable"
+	[[ ! -e $TMP/ran ]]
+}
+
+@test "no descriptor of leash's reaches the command" {
+	run "$PROBE" -k fds
+	local direct=$output
+	run "$LEASH" -u "$U_NAME" -- "$PROBE" -k fds
+	assert_status 0
+	assert_output "$direct"
+	run "$LEASH" -u "$U_NAME" -l -- "$PROBE" -k fds
+	assert_output "$direct"
+	run "$LEASH" -u "$U_NAME" -t 10 -- "$PROBE" -k fds
+	assert_output "$direct"
+}
+
+@test "a non-root caller is refused: leash does not authenticate" {
+	run as_nobody "$LEASH" -u root -- touch "$TMP/ran"
+	assert_status 125
+	[[ $output == *"does not authenticate"* ]]
+	run as_nobody "$LEASH" -u "$U_NAME" -- true
+	assert_status 125
+	[[ ! -e $TMP/ran ]]
+}
+
+@test "setuid or with file capabilities, leash refuses to run" {
+	local d
+	d=$(shared_tmpdir)
+	cp "$LEASH" "$d/leash"
+	chmod 4755 "$d/leash"
+	run as_nobody "$d/leash" -u root -- id -u
+	assert_status 125
+	assert_output "leash: refusing to run setuid or with file capabilities: leash does not authenticate"
+	ln -s leash "$d/su"
+	run as_nobody "$d/su" -c 'id -u'
+	assert_status 125
+	[[ $output == *"does not authenticate"* ]]
+	if command -v setcap >/dev/null; then
+		cp "$LEASH" "$d/leash-cap"
+		setcap cap_setuid,cap_setgid+ep "$d/leash-cap"
+		run as_nobody "$d/leash-cap" -u root -- id -u
+		assert_status 125
+		assert_output "leash: refusing to run setuid or with file capabilities: leash does not authenticate"
+	fi
+	rm -rf "$d"
+}
+
+@test "without /etc/passwd (a recovery image): numbers and Android names, Android PATH" {
+	command -v chroot >/dev/null || skip "no chroot"
+	file -L "$LEASH" | grep -q 'statically linked' || skip "leash is not static"
+	file -L "$PROBE" | grep -q 'statically linked' || skip "probe is not static"
+	local r
+	r=$(shared_tmpdir)
+	mkdir -p "$r/system/bin"
+	cp "$LEASH" "$r/leash"
+	cp "$PROBE" "$r/probe"
+	cp "$PROBE" "$r/system/bin/sh"
+	run chroot "$r" /leash -u 10035 -- /probe -e
+	assert_status 0
+	assert_key uid 10035
+	assert_key groups 10035
+	assert_key env:USER u0_a35
+	assert_key env:HOME /
+	assert_key env:SHELL /system/bin/sh
+	run chroot "$r" /leash -u shell -l -- /probe -e
+	assert_status 0
+	assert_key uid 2000
+	[[ $(probe_get env:PATH) == *:/system/bin:* ]]
+	run chroot "$r" /leash -u root -- /probe -k uid
+	assert_output 0
+	rm -rf "$r"
+}

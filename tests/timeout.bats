@@ -1,0 +1,715 @@
+#!/usr/bin/env bats
+# The GNU timeout contract, run against $TIMEOUT (leash's timeout
+# personality by default).  Host mode: TIMEOUT=/usr/bin/timeout runs the
+# same file against GNU timeout; behaviour newer than that GNU skips by
+# version (need_gnu).  Every command runs as `timeout` from $BIN, so the
+# message prefix and the --help hint are exactly "timeout".
+
+load helpers
+
+setup() {
+	common_setup
+}
+
+teardown() {
+	common_teardown
+}
+
+# The two lines of a GNU usage error.
+usage_error() {
+	printf '%s\n%s' "timeout: $1" "Try 'timeout --help' for more information."
+}
+
+# --- exit status -------------------------------------------------------------
+
+@test "status: the command's own exit status passes through" {
+	run timeout 10 sh -c 'exit 7'
+	assert_status 7
+	run timeout 10 true
+	assert_status 0
+	run timeout 10 sh -c 'exit 123'
+	assert_status 123
+}
+
+@test "status: 124 when the deadline fires, nothing printed" {
+	run --separate-stderr bounded timeout 0.2 sleep 10
+	assert_status 124
+	[ -z "$output" ] && [ -z "$stderr" ]
+}
+
+@test "status: 124 even if the command traps TERM and exits 0" {
+	run bounded timeout 0.2 probe -c TERM -E -x 0 -s 10 -q
+	assert_status 124
+}
+
+@test "status: 124 even if the command survives the signal and exits 0 later" {
+	run bounded timeout 0.1 probe -t -s 0.4 -q
+	assert_status 124
+}
+
+@test "--preserve-status: the command's status after a time-out" {
+	run bounded timeout --preserve-status 0.2 probe -c TERM -E -x 3 -s 10 -q
+	assert_status 3
+	run bounded timeout --preserve-status 0.1 sleep 10
+	assert_status 143
+	run bounded timeout --preserve-status -s HUP 0.1 sleep 10
+	assert_status 129
+}
+
+@test "--preserve-status: a plain exit (128+N), not a re-raised signal" {
+	run "$PROBE" -W -T 20 -- timeout --preserve-status 0.1 sleep 10
+	[ "${lines[0]}" = status=exit:143 ]
+	run "$PROBE" -W -T 20 -- timeout 0.1 sleep 10
+	[ "${lines[0]}" = status=exit:124 ]
+}
+
+@test "-p is --preserve-status (GNU 9.6)" {
+	need_gnu 9.6
+	run bounded timeout -p 0.1 sleep 10
+	assert_status 143
+}
+
+@test "status: 127 and GNU's message for a command that does not exist" {
+	run timeout 10 no-such-command-$MARK
+	assert_status 127
+	assert_output "timeout: failed to run command 'no-such-command-$MARK': No such file or directory"
+}
+
+@test "status: 127 for a script whose #! interpreter is missing" {
+	printf '#!/nonexistent/interp\n' >"$TMP/noint"
+	chmod +x "$TMP/noint"
+	run timeout 10 "$TMP/noint"
+	assert_status 127
+	assert_output "timeout: failed to run command '$TMP/noint': No such file or directory"
+}
+
+@test "status: 126 and Permission denied for a file that is not executable" {
+	printf 'echo ran\n' >"$TMP/plain"
+	chmod 644 "$TMP/plain"
+	run timeout 10 "$TMP/plain"
+	assert_status 126
+	assert_output "timeout: failed to run command '$TMP/plain': Permission denied"
+	run timeout 10 "$TMP"
+	assert_status 126
+	assert_output "timeout: failed to run command '$TMP': Permission denied"
+}
+
+@test "status: a command exiting 126 or 127 itself is not an exec failure" {
+	run --separate-stderr timeout 10 sh -c 'exit 127'
+	assert_status 127
+	[ -z "$stderr" ]
+	run --separate-stderr timeout 10 sh -c 'exit 126'
+	assert_status 126
+	[ -z "$stderr" ]
+}
+
+@test "status: 137 with -s KILL" {
+	run bounded timeout -s KILL 0.1 sleep 10
+	assert_status 137
+	run bounded timeout --preserve-status -s KILL 0.1 sleep 10
+	assert_status 137
+}
+
+@test "-k: KILL after the grace period, 137, both signals under -v" {
+	run --separate-stderr bounded timeout -v -k 0.2 0.1 probe -t -s 10 -q
+	assert_status 137
+	[ "$stderr" = "timeout: sending signal TERM to command 'probe'
+timeout: sending signal KILL to command 'probe'" ]
+}
+
+@test "-k with --foreground: 137 too (GNU 9.1)" {
+	run bounded timeout --foreground -k 0.2 0.1 probe -t -s 10 -q
+	assert_status 137
+}
+
+@test "-k 0 sends no KILL; -k is ignored when DURATION is 0" {
+	run bounded timeout -k 0 0.1 probe -t -s 0.5 -q
+	assert_status 124
+	run bounded timeout -k 0.05 0 probe -t -s 0.3 -q
+	assert_status 0
+}
+
+@test "-k: the KILL timer starts with a signal forwarded from outside" {
+	timeout -k 0.3 30 probe -t -o "$TMP/ready" -m "$MARK" -s 30 -q &
+	local tpid=$!
+	track "$tpid"
+	wait_file "$TMP/ready"
+	local t0
+	t0=$(now_us)
+	kill -TERM "$tpid"
+	local st=0
+	wait "$tpid" || st=$?
+	[ "$st" -eq 137 ]
+	# Killed by the -k timer (0.3 s), not the 30 s deadline.
+	(($(now_us) - t0 < 15000000))
+}
+
+# --- signals: -s -------------------------------------------------------------
+
+@test "-s: names with or without SIG, any case, numbers, shell statuses" {
+	local s
+	for s in HUP SIGHUP hup sigHup 1 129; do
+		run bounded timeout --preserve-status -s "$s" 0.05 sleep 10
+		echo "-s $s" >&2
+		assert_status 129
+	done
+	run bounded timeout --preserve-status -s 143 0.05 sleep 10
+	assert_status 143
+	run bounded timeout --preserve-status -s 137 0.05 sleep 10
+	assert_status 137
+	run bounded timeout --preserve-status --signal=usr1 0.05 sleep 10
+	assert_status 138
+}
+
+@test "-s: the -v line names the signal as kill -l does" {
+	local s
+	for s in hup SIGINT 15 RTMIN RTMIN+1 RTMAX-1 SIGRTMIN+2 rtmin+3; do
+		run --separate-stderr bounded timeout -v -s "$s" 0.05 sleep 10
+		local want=${s#SIG}
+		want=${want#sig}
+		case $want in
+		hup) want=HUP ;; 15) want=TERM ;; rtmin+3) want=RTMIN+3 ;;
+		esac
+		[ "$stderr" = "timeout: sending signal $want to command 'sleep'" ]
+	done
+}
+
+@test "-s: RTMIN and numbers as glibc numbers them (RTMIN = 34)" {
+	run --separate-stderr bounded timeout -v --preserve-status -s RTMIN 0.05 sleep 10
+	assert_status 162
+	run --separate-stderr bounded timeout -v -s 34 0.05 sleep 10
+	[ "$stderr" = "timeout: sending signal RTMIN to command 'sleep'" ]
+	run --separate-stderr bounded timeout -v -s 40 0.05 sleep 10
+	[ "$stderr" = "timeout: sending signal RTMIN+6 to command 'sleep'" ]
+}
+
+@test "-s 0 and EXIT: a time-out that sends no signal" {
+	run bounded timeout -s 0 0.1 probe -s 0.4 -q
+	assert_status 124
+	run bounded timeout -s EXIT 0.1 probe -s 0.4 -q
+	assert_status 124
+}
+
+@test "-v -s 0 names the signal 0 (GNU 9.10)" {
+	need_gnu 9.10
+	run --separate-stderr bounded timeout -v -s 0 0.05 probe -s 0.3 -q
+	assert_status 124
+	[ "$stderr" = "timeout: sending signal 0 to command 'probe'" ]
+}
+
+@test "-s: unnamed signal numbers such as 32 (GNU 9.5)" {
+	need_gnu 9.5
+	run --separate-stderr bounded timeout -v --preserve-status -s 32 0.05 sleep 10
+	assert_status 160
+	[ "$stderr" = "timeout: sending signal 32 to command 'sleep'" ]
+}
+
+@test "-s: an invalid signal is a usage error, 125, nothing run" {
+	local s
+	for s in FOO 200 -1 ' 1' 1x 0x1 '' SIGFOO RTMIN+99; do
+		run timeout -s "$s" 10 touch "$TMP/ran"
+		assert_status 125
+		assert_output "$(usage_error "'$s': invalid signal")"
+	done
+	[ ! -e "$TMP/ran" ]
+}
+
+# --- durations ---------------------------------------------------------------
+
+@test "duration: suffixes s m h d multiply" {
+	run bounded timeout 0.1s sleep 10
+	assert_status 124
+	run bounded timeout 0.0002m sleep 10
+	assert_status 124
+	run bounded timeout 0.000005h sleep 10
+	assert_status 124
+	run bounded timeout 0.0000002d sleep 10
+	assert_status 124
+	# Read as seconds these would fire long before the command ends.
+	run bounded timeout 0.05m probe -s 0.3 -q
+	assert_status 0
+	run bounded timeout 0.001h probe -s 0.3 -q
+	assert_status 0
+	run bounded timeout 0.00005d probe -s 0.3 -q
+	assert_status 0
+}
+
+@test "duration: strtod forms: exponents, hex floats, blanks, plus sign" {
+	local d
+	for d in 1e-1 5e-2s 0x1p-3 0x.2 ' 0.1' '+0.1' ' +.1s' .1 0.1e0s; do
+		run bounded timeout "$d" sleep 10
+		echo "duration [$d]" >&2
+		assert_status 124
+	done
+	run bounded timeout 0x1p+2 probe -s 0.2 -q
+	assert_status 0
+}
+
+@test "duration: inf and huge values mean no limit" {
+	local d
+	for d in inf INF Infinity 1e400 99999999999999999999d 1e300d; do
+		run bounded timeout "$d" probe -s 0.2 -x 3 -q
+		echo "duration [$d]" >&2
+		assert_status 3
+	done
+}
+
+@test "duration: 0 means no limit (0, 0s, 0.0, 0x0, -0)" {
+	local d
+	for d in 0 0s 0.0 0x0 0e5 -0; do
+		run bounded timeout -- "$d" probe -s 0.3 -x 3 -q
+		echo "duration [$d]" >&2
+		assert_status 3
+	done
+}
+
+@test "duration: 1e-400 rounds up to 1ns, not 0 (GNU 9.7)" {
+	need_gnu 9.7
+	run bounded timeout 1e-400 sleep 10
+	assert_status 124
+}
+
+@test "duration: invalid forms are a usage error, 125, nothing run" {
+	local d
+	for d in '' ' ' s 1ss 1S 1ms 1sec nan NaN x 1e 0x '0.1 ' '1 s' 1,5 -1 -0.5 1ee 1d2 ++1 - 1m1; do
+		run timeout -- "$d" touch "$TMP/ran"
+		echo "duration [$d]" >&2
+		assert_status 125
+		assert_output "$(usage_error "invalid time interval '$d'")"
+	done
+	[ ! -e "$TMP/ran" ]
+}
+
+@test "duration: -k takes the same syntax and errors" {
+	run timeout -k 1x 10 touch "$TMP/ran"
+	assert_status 125
+	assert_output "$(usage_error "invalid time interval '1x'")"
+	run timeout --kill-after=-1 10 touch "$TMP/ran"
+	assert_status 125
+	assert_output "$(usage_error "invalid time interval '-1'")"
+	[ ! -e "$TMP/ran" ]
+	run bounded timeout -k 0x1p-3 0.1 probe -t -s 10 -q
+	assert_status 137
+}
+
+# --- option parsing ----------------------------------------------------------
+
+@test "options: scanning stops at the first operand" {
+	run timeout 5 -v x
+	assert_status 127
+	assert_output "timeout: failed to run command '-v': No such file or directory"
+	# -k belongs to the command here, not to timeout.
+	run timeout 10 probe -k argv0
+	assert_status 0
+	assert_output probe
+}
+
+@test "options: -- ends the options" {
+	run timeout -- 10 sh -c 'exit 3'
+	assert_status 3
+	run --separate-stderr bounded timeout -v -- 0.1 sleep 10
+	assert_status 124
+	[ "$stderr" = "timeout: sending signal TERM to command 'sleep'" ]
+}
+
+@test "options: unambiguous long prefixes" {
+	run bounded timeout --pres 0.1 sleep 10
+	assert_status 143
+	run bounded timeout --sig=HUP --pres 0.1 sleep 10
+	assert_status 129
+	run bounded timeout --signal HUP --preserve 0.1 sleep 10
+	assert_status 129
+	run --separate-stderr bounded timeout --verb --kill-a=0.1 --fore 0.1 probe -t -s 10 -q
+	assert_status 137
+	[ "${#stderr_lines[@]}" -eq 2 ]
+}
+
+@test "options: combined short options and attached arguments" {
+	run --separate-stderr bounded timeout -vk0.1 -sHUP 0.1 probe -c HUP -s 10 -q
+	assert_status 137
+	[ "$stderr" = "timeout: sending signal HUP to command 'probe'
+timeout: sending signal KILL to command 'probe'" ]
+}
+
+@test "options: glibc's messages for bad options, 125" {
+	run timeout --v 10 true
+	assert_status 125
+	assert_output "$(usage_error "option '--v' is ambiguous; possibilities: '--verbose' '--version'")"
+	run timeout -z 10 true
+	assert_status 125
+	assert_output "$(usage_error "invalid option -- 'z'")"
+	run timeout --foo 10 true
+	assert_status 125
+	assert_output "$(usage_error "unrecognized option '--foo'")"
+	run timeout --foreground=1 10 true
+	assert_status 125
+	assert_output "$(usage_error "option '--foreground' doesn't allow an argument")"
+	run timeout -s
+	assert_status 125
+	assert_output "$(usage_error "option requires an argument -- 's'")"
+	run timeout 10 true --signal
+	assert_status 0
+	run timeout --signal
+	assert_status 125
+	assert_output "$(usage_error "option '--signal' requires an argument")"
+	run timeout --kill-after
+	assert_status 125
+	assert_output "$(usage_error "option '--kill-after' requires an argument")"
+}
+
+@test "options: missing operands print only the hint, 125" {
+	run timeout
+	assert_status 125
+	assert_output "Try 'timeout --help' for more information."
+	run timeout 10
+	assert_status 125
+	assert_output "Try 'timeout --help' for more information."
+	run timeout -v -s HUP
+	assert_status 125
+	assert_output "Try 'timeout --help' for more information."
+}
+
+@test "options: -f is --foreground (GNU 9.6)" {
+	need_gnu 9.6
+	run timeout -f 10 sh -c 'exit 3'
+	assert_status 3
+	local mine
+	mine=$(probe -k pgid)
+	run timeout -f 10 probe -k pgid
+	assert_output "$mine"
+}
+
+@test "--help and --version: stdout, status 0, nothing else run" {
+	run --separate-stderr timeout --help
+	assert_status 0
+	[ "${lines[0]}" = "Usage: timeout [OPTION] DURATION COMMAND [ARG]..." ]
+	[ -z "$stderr" ]
+	[[ $output == *--preserve-status* && $output == *--kill-after=DURATION* ]]
+	run --separate-stderr timeout --version
+	assert_status 0
+	[[ ${lines[0]} == "timeout ("* ]]
+	[ -z "$stderr" ]
+	run timeout --help 10 touch "$TMP/ran"
+	assert_status 0
+	run timeout -v --vers 10 touch "$TMP/ran"
+	assert_status 0
+	[ ! -e "$TMP/ran" ]
+}
+
+@test "--help and --version: a write error is status 125" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	run timeout --help >/dev/full
+	assert_status 125
+	run timeout --version >/dev/full
+	assert_status 125
+}
+
+@test "messages: the prefix is the base name of argv[0] (GNU 9.6)" {
+	need_gnu 9.6
+	run "$BIN/timeout" -z 1 true
+	assert_status 125
+	assert_output "timeout: invalid option -- 'z'
+Try '$BIN/timeout --help' for more information."
+}
+
+# --- -v ------------------------------------------------------------------------
+
+@test "-v: the exact message, one line, the command as typed" {
+	run --separate-stderr bounded timeout -v 0.1 sleep 10
+	assert_status 124
+	[ "$stderr" = "timeout: sending signal TERM to command 'sleep'" ]
+	run --separate-stderr bounded timeout --verbose 0.1 /bin/sleep 10
+	[ "$stderr" = "timeout: sending signal TERM to command '/bin/sleep'" ]
+	run --separate-stderr bounded timeout 0.1 sleep 10
+	[ -z "$stderr" ]
+}
+
+@test "-v: UTF-8 locales get GNU's curved quotes" {
+	locale -a 2>/dev/null | grep -qix 'c.utf-\?8' || skip "no C.UTF-8 locale"
+	LC_ALL=C.UTF-8 run --separate-stderr bounded timeout -v 0.1 sleep 10
+	assert_status 124
+	[ "$stderr" = "timeout: sending signal TERM to command ‘sleep’" ]
+}
+
+@test "-v: a forwarded signal is reported too" {
+	timeout -v 30 probe -c TERM -E -x 0 -o "$TMP/ready" -s 30 -q 2>"$TMP/err" &
+	local tpid=$!
+	track "$tpid"
+	wait_file "$TMP/ready"
+	kill -TERM "$tpid"
+	wait "$tpid" || true
+	grep -qx "timeout: sending signal TERM to command 'probe'" "$TMP/err"
+}
+
+@test "-v: stderr closed still gives 124 (GNU 9.10)" {
+	need_gnu 9.10
+	run bounded timeout -v 0.1 sleep 10 2>&-
+	assert_status 124
+}
+
+@test "-v: stderr a broken pipe still gives 124, no SIGPIPE death (GNU 9.10)" {
+	need_gnu 9.10
+	run "$PROBE" -W -T 20 -P -- timeout -v 0.1 sleep 10
+	[ "${lines[0]}" = status=exit:124 ]
+}
+
+# --- the process group -----------------------------------------------------------
+
+@test "group: grandchildren are killed at the deadline" {
+	run bounded timeout 0.3 sh -c 'probe -m "$1" -s 30 -q & probe -m "$1" -s 30 -q & wait' sh "$MARK"
+	assert_status 124
+	assert_no_leftovers
+}
+
+@test "group: nothing is left behind (child subreaper view)" {
+	run "$PROBE" -R -T 20 -- timeout 0.3 sh -c 'probe -s 30 -q & sleep 30 & wait'
+	[ "${lines[0]}" = status=exit:124 ]
+	[[ $output == *$'\nleft=none\n'* ]]
+	# A command without children: reaped by timeout, nothing orphaned.
+	run "$PROBE" -R -T 20 -- timeout 0.1 sleep 10
+	[ "$output" = "status=exit:124
+left=none
+orphans=0" ]
+}
+
+@test "group: SIGCONT follows the signal, so a stopped command dies" {
+	run bounded timeout 0.2 sh -c 'kill -STOP $$; : "$1"' sh "$MARK"
+	assert_status 124
+	assert_no_leftovers
+}
+
+@test "group: the command sees the signal, then SIGCONT" {
+	run bounded timeout 0.1 probe -c TERM,CONT -l "$TMP/log" -s 0.5 -q
+	assert_status 124
+	[ "$(cat "$TMP/log")" = "TERM
+CONT" ]
+}
+
+@test "--foreground: no new process group" {
+	local mine
+	mine=$(probe -k pgid)
+	run timeout --foreground 10 probe -k pgid
+	assert_output "$mine"
+	run timeout 10 probe -k pgid
+	[ "$output" != "$mine" ]
+}
+
+@test "--foreground: children are not killed" {
+	run bounded timeout --foreground 0.3 sh -c 'probe -m "$1" -s 30 -q >/dev/null 2>&1 & exec sleep 10' sh "$MARK"
+	assert_status 124
+	[ -n "$(marked_pids)" ]
+}
+
+@test "--foreground: no SIGCONT after the signal" {
+	run bounded timeout --foreground 0.1 probe -c TERM,CONT -l "$TMP/log" -s 0.5 -q
+	assert_status 124
+	[ "$(cat "$TMP/log")" = TERM ]
+}
+
+@test "--foreground: a stopped command is ended by -k" {
+	run bounded timeout --foreground -k 0.3 0.1 sh -c 'kill -STOP $$; : "$1"' sh "$MARK"
+	assert_status 137
+}
+
+# --- signals sent to timeout ---------------------------------------------------
+
+# fwd SIG: start timeout in the background with SIG at its default, send
+# SIG to timeout once the command is ready; the command catches SIG and
+# exits 42, logging it.
+fwd() {
+	"$PROBE" -d INT,QUIT -- timeout 30 probe -c "$1" -E -x 42 -l "$TMP/log" -o "$TMP/ready" -m "$MARK" -s 30 -q &
+	local tpid=$!
+	track "$tpid"
+	wait_file "$TMP/ready"
+	kill -"$1" "$tpid"
+	st=0
+	wait "$tpid" || st=$?
+}
+
+@test "forwarding: TERM, INT, HUP and QUIT reach the command" {
+	local s
+	for s in TERM INT HUP QUIT; do
+		rm -f "$TMP/ready" "$TMP/log"
+		fwd "$s"
+		echo "signal $s: status $st, log $(cat "$TMP/log" 2>&1)" >&2
+		[ "$st" -eq 42 ]
+		[ "$(head -n 1 "$TMP/log")" = "$s" ]
+	done
+}
+
+@test "forwarding: every terminating signal, USR1, USR2 and PIPE too (GNU 9.10)" {
+	need_gnu 9.10
+	local s
+	for s in USR1 USR2 PIPE XCPU; do
+		rm -f "$TMP/ready" "$TMP/log"
+		fwd "$s"
+		echo "signal $s: status $st, log $(cat "$TMP/log" 2>&1)" >&2
+		[ "$st" -eq 42 ]
+		[ "$(head -n 1 "$TMP/log")" = "$s" ]
+	done
+}
+
+@test "forwarding: the command killed by the forwarded signal, timeout dies of it too" {
+	"$PROBE" -d INT,QUIT -- timeout 30 probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
+	local tpid=$!
+	track "$tpid"
+	wait_file "$TMP/ready"
+	local cpid
+	cpid=$(report_get pid "$TMP/ready")
+	kill -INT "$tpid"
+	local st=0
+	wait "$tpid" || st=$?
+	[ "$st" -eq 130 ]
+	wait_gone "$cpid"
+}
+
+@test "forwarding: ALRM from outside counts as the deadline (124)" {
+	timeout 30 probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
+	local tpid=$!
+	track "$tpid"
+	wait_file "$TMP/ready"
+	kill -ALRM "$tpid"
+	local st=0
+	wait "$tpid" || st=$?
+	[ "$st" -eq 124 ]
+	assert_no_leftovers
+}
+
+@test "ignored signals: default at start, default in the command" {
+	run "$PROBE" -d INT,QUIT,HUP -- timeout 10 probe -k ignored
+	assert_status 0
+	[[ ,$output, != *,INT,* && ,$output, != *,HUP,* ]]
+}
+
+@test "ignored signals: left ignored in the command (GNU 9.10)" {
+	need_gnu 9.10
+	run "$PROBE" -i INT,HUP,USR1 -- timeout 10 probe -k ignored
+	assert_status 0
+	[[ ,$output, == *,HUP,INT,* && ,$output, == *,USR1,* ]]
+}
+
+@test "ignored signals: an ignored HUP (nohup) is not acted on (GNU 9.10)" {
+	need_gnu 9.10
+	"$PROBE" -i HUP -- timeout 30 probe -o "$TMP/ready" -m "$MARK" -s 0.5 -x 5 -q &
+	local tpid=$!
+	track "$tpid"
+	wait_file "$TMP/ready"
+	kill -HUP "$tpid"
+	local st=0
+	wait "$tpid" || st=$?
+	[ "$st" -eq 5 ]
+}
+
+@test "caller state: SIGCHLD ignored by the caller" {
+	run bounded "$PROBE" -i CHLD -- timeout 10 sh -c 'exit 3'
+	assert_status 3
+	run bounded "$PROBE" -i CHLD -- timeout 0.1 sleep 10
+	assert_status 124
+	run "$PROBE" -i CHLD -- timeout 10 probe -k ignored
+	[[ ,$output, != *,CHLD,* ]]
+}
+
+@test "caller state: the caller's blocked mask reaches the command" {
+	run "$PROBE" -b USR1 -- timeout 10 probe -k blocked
+	assert_output USR1
+	run "$PROBE" -b USR1,USR2,WINCH -- timeout 10 probe -k blocked
+	assert_output USR1,USR2,WINCH
+}
+
+@test "caller state: timeout adds nothing to the command's mask" {
+	local mine
+	mine=$(probe -k sigmask)
+	run timeout 10 probe -k sigmask
+	assert_output "$mine"
+}
+
+@test "caller state: ALRM and CHLD blocked by the caller do not break timeout" {
+	run bounded "$PROBE" -b ALRM,CHLD -- timeout 0.1 sleep 10
+	assert_status 124
+	run bounded "$PROBE" -b ALRM,CHLD -- timeout 10 sh -c 'exit 3'
+	assert_status 3
+}
+
+@test "caller state: a child inherited through exec does not end the wait" {
+	run bounded sh -c 'sleep 0.1 & exec timeout 10 sh -c "sleep 0.5; exit 3"'
+	assert_status 3
+}
+
+# --- the command's own fate ----------------------------------------------------
+
+@test "re-raise: a command killed by a signal kills timeout by the same signal" {
+	run "$PROBE" -W -T 20 -- timeout 10 sh -c 'kill -USR1 $$'
+	assert_status 138
+	[ "${lines[0]}" = status=signal:10 ]
+	run timeout 10 sh -c 'kill -SEGV $$'
+	assert_status 139
+}
+
+@test "re-raise: core dumps off in timeout, no core file" {
+	[ "$(ulimit -Hc)" != 0 ] || skip "core dumps are disabled by the hard limit"
+	cd "$TMP"
+	run "$PROBE" -W -C -T 20 -- timeout 10 sh -c 'ulimit -c 0; kill -SEGV $$'
+	assert_status 139
+	[ "${lines[0]}" = status=signal:11 ]
+	[ "${lines[1]}" = core=0 ]
+	[ -z "$(ls "$TMP" | grep core)" ]
+}
+
+@test "PDEATHSIG: the command dies when timeout is killed (GNU 9.10)" {
+	need_gnu 9.10
+	timeout 30 probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
+	local tpid=$!
+	track "$tpid"
+	wait_file "$TMP/ready"
+	local cpid
+	cpid=$(report_get pid "$TMP/ready")
+	kill -KILL "$tpid"
+	wait "$tpid" || true
+	wait_gone "$cpid" 5
+}
+
+# --- running the command ---------------------------------------------------------
+
+@test "exec: a script without #! runs through /bin/sh with its arguments" {
+	printf 'echo "hello $# $1 $2"\n' >"$TMP/nosheb"
+	chmod 755 "$TMP/nosheb"
+	run timeout 10 "$TMP/nosheb" a 'b c'
+	assert_status 0
+	assert_output "hello 2 a b c"
+	run env PATH="$TMP:$PATH" timeout 10 nosheb x
+	assert_output "hello 1 x "
+}
+
+@test "exec: PATH search continues past a non-executable match" {
+	mkdir "$TMP/d1" "$TMP/d2"
+	printf '#!/bin/sh\necho one\n' >"$TMP/d1/cmd-$MARK"
+	printf '#!/bin/sh\necho two\n' >"$TMP/d2/cmd-$MARK"
+	chmod 644 "$TMP/d1/cmd-$MARK"
+	chmod 755 "$TMP/d2/cmd-$MARK"
+	run env PATH="$TMP/d1:$TMP/d2:$PATH" timeout 10 "cmd-$MARK"
+	assert_status 0
+	assert_output two
+	run env PATH="$TMP/d1:$PATH" timeout 10 "cmd-$MARK"
+	assert_status 126
+	assert_output "timeout: failed to run command 'cmd-$MARK': Permission denied"
+}
+
+@test "exec: argv[0] is the name as typed" {
+	run timeout 10 probe -k argv0
+	assert_output probe
+	run timeout 10 "$BIN/probe" -k argv0
+	assert_output "$BIN/probe"
+}
+
+@test "exec: the command inherits descriptors, environment and cwd" {
+	local mine
+	mine=$(probe -k fds 7</dev/null)
+	run timeout 10 probe -k fds 7</dev/null
+	assert_output "$mine"
+	[[ ,$output, == *,7,* ]]
+	LEASH_TEST_VAR="a b=c" run timeout 10 probe -k env:LEASH_TEST_VAR
+	assert_output "a b=c"
+	cd "$TMP"
+	run timeout 10 probe -k cwd
+	assert_output "$TMP"
+}

@@ -1,0 +1,87 @@
+# users.bash: test users and groups for ident.bats and su.bats.
+# users_setup (in setup_file) creates, with free ids picked at run time:
+#   U_NAME  a user (uid U_UID, primary group G_PRIM/G_PRIM_GID, member of
+#           G_SUPP/G_SUPP_GID, home U_HOME, shell /bin/sh)
+#   G_OTHER/G_OTHER_GID  a group U_NAME is not in
+#   U_BARE  a number that is neither a uid nor a gid in passwd/group
+#   U_PROBE a copy of the probe every user may run (in U_HOME)
+# users_teardown (in teardown_file) removes them, also after failures.
+
+_users_free_id() {
+	local i=$1
+	while getent passwd "$i" >/dev/null || getent group "$i" >/dev/null; do
+		i=$((i + 1))
+	done
+	printf '%s\n' "$i"
+}
+
+# useradd/groupadd lock /etc/passwd; other suites may hold it a moment.
+_users_retry() {
+	local i
+	for ((i = 0; i < 50; i++)); do
+		"$@" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	"$@"
+}
+
+users_setup() {
+	[[ $(id -u) == 0 ]] || return 0
+	local base=$((42000 + ($$ % 5000) * 4))
+	export U_NAME=leash_u$$ G_PRIM=leash_gp$$ G_SUPP=leash_gs$$ G_OTHER=leash_go$$
+	export G_PRIM_GID G_SUPP_GID G_OTHER_GID U_UID U_BARE U_HOME U_PROBE
+	G_PRIM_GID=$(_users_free_id "$base")
+	_users_retry groupadd -g "$G_PRIM_GID" "$G_PRIM"
+	G_SUPP_GID=$(_users_free_id "$((G_PRIM_GID + 1))")
+	_users_retry groupadd -g "$G_SUPP_GID" "$G_SUPP"
+	G_OTHER_GID=$(_users_free_id "$((G_SUPP_GID + 1))")
+	_users_retry groupadd -g "$G_OTHER_GID" "$G_OTHER"
+	U_UID=$(_users_free_id "$((G_OTHER_GID + 1))")
+	U_HOME=$(mktemp -d /tmp/leash_home.XXXXXX)
+	_users_retry useradd -M -N -u "$U_UID" -g "$G_PRIM" -G "$G_SUPP" \
+		-d "$U_HOME" -s /bin/sh "$U_NAME"
+	U_BARE=$(_users_free_id "$((U_UID + 1))")
+	U_PROBE=$U_HOME/probe
+	cp "$PROBE" "$U_PROBE"
+	chmod 755 "$U_HOME" "$U_PROBE"
+	chown "$U_UID:$G_PRIM_GID" "$U_HOME"
+}
+
+users_teardown() {
+	[[ -n ${U_NAME:-} ]] || return 0
+	getent passwd "$U_NAME" >/dev/null && _users_retry userdel "$U_NAME"
+	local g
+	for g in "$G_PRIM" "$G_SUPP" "$G_OTHER"; do
+		getent group "$g" >/dev/null && _users_retry groupdel "$g"
+	done
+	[[ $U_HOME == /tmp/leash_home.* ]] && rm -rf "$U_HOME"
+	return 0
+}
+
+# as_nobody CMD...: run CMD as uid/gid 65534 with no groups and no caps.
+as_nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all -- "$@"
+}
+
+# probe_get KEY: KEY's value in $output (a probe report).
+probe_get() {
+	sed -n "s/^$1=//p" <<<"$output"
+}
+
+# assert_key KEY VALUE: the probe report in $output says KEY=VALUE.
+assert_key() {
+	local v
+	v=$(probe_get "$1")
+	if [[ $v != "$2" ]]; then
+		printf 'expected %s=%s, got %s=%s; report:\n%s\n' "$1" "$2" "$1" "$v" "$output" >&2
+		return 1
+	fi
+}
+
+# A directory every user may enter and run from (mode 755).
+shared_tmpdir() {
+	local d
+	d=$(mktemp -d /tmp/leash_t.XXXXXX)
+	chmod 755 "$d"
+	printf '%s\n' "$d"
+}
