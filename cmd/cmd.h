@@ -29,6 +29,10 @@ int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err);
 /* Say which step of the child failed before exec (not SPAWN_EXEC). */
 void spawn_error_report(struct plan *plan, const struct spawn_error *e);
 
+/* After --help or --version: exit 0, or FAILURE with GNU's "write
+ * error" line when stdout could not take the text (e.g. /dev/full). */
+_Noreturn void exit_after_output(int failure);
+
 /* The command's fate as an exit status: the signal re-raised on ourselves
  * (plan->signal_as_status false) or 128+N. */
 int outcome_status(const struct plan *plan, const struct outcome *out);

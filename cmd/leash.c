@@ -214,8 +214,8 @@ static void native_option(int c, const char *arg, struct plan *p,
 	case OPT_WEIGHT: p->cg.weight = parse_weight(arg); p->cg.asked = true; break;
 	case OPT_CGROUP_ROOT: p->cg.root = arg; p->cg.asked = true; break;
 	case OPT_KILL_LEFTOVERS: p->cg.kill_leftovers = true; p->cg.asked = true; break;
-	case 'h': leash_usage(); exit(0);
-	case 'V': printf("leash %s\n", LEASH_VERSION); exit(0);
+	case 'h': leash_usage(); exit_after_output(EXIT_CANCELED);
+	case 'V': printf("leash %s\n", LEASH_VERSION); exit_after_output(EXIT_CANCELED);
 	default: leash_try();
 	}
 }

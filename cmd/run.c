@@ -1,6 +1,7 @@
 /* run: the story every personality ends in. */
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -96,4 +97,13 @@ int outcome_status(const struct plan *plan, const struct outcome *out)
 		status = 128 + sig;
 	}
 	return out->timed_out && !preserve ? EXIT_TIMEDOUT : status;
+}
+
+void exit_after_output(int failure)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		diag_warn_errno(errno, "write error");
+		exit(failure);
+	}
+	exit(0);
 }

@@ -182,8 +182,8 @@ static void su_option(struct su_opts *o, int c, const char *arg)
 	case 'w': add_whitelist(o, arg); break;
 	case 'P': diag_die(SU_FAIL, "--pty is not supported for your system");
 	case 's': o->shell = arg; break;
-	case 'h': su_usage(); exit(0);
-	case 'V': printf("su (leash) %s\n", LEASH_VERSION); exit(0);
+	case 'h': su_usage(); exit_after_output(1);
+	case 'V': printf("su (leash) %s\n", LEASH_VERSION); exit_after_output(1);
 	default: su_try();      /* '?', and -u which is runuser's */
 	}
 }

@@ -104,8 +104,8 @@ static void timeout_parse(int argc, char **argv, struct plan *p)
 			}
 			break;
 		case 'v': p->verbose = true; break;
-		case OPT_HELP: timeout_usage(argv[0]); exit(0);
-		case OPT_VERSION: printf("timeout (leash) %s\n", LEASH_VERSION); exit(0);
+		case OPT_HELP: timeout_usage(argv[0]); exit_after_output(EXIT_CANCELED);
+		case OPT_VERSION: printf("timeout (leash) %s\n", LEASH_VERSION); exit_after_output(EXIT_CANCELED);
 		default: try_help(argv[0]);
 		}
 	}

@@ -146,6 +146,10 @@ static void drain_signals(struct watch *w, int sfd)
 	struct signalfd_siginfo si;
 
 	while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si) {
+		/* Our own -v line hit a closed pipe: not a signal to pass on,
+		 * or every message would breed the next one. */
+		if ((int)si.ssi_signo == SIGPIPE && (pid_t)si.ssi_pid == getpid())
+			continue;
 		if ((int)si.ssi_signo == SIGALRM)
 			expire(w);
 		else
