@@ -5,7 +5,8 @@
 #   make check           deps, build with -Werror, bats suite, man page lint
 #   make check SANITIZE=1  the same suite against an ASan+UBSan dynamic build
 #   make demo | bench | check-vm | install | uninstall | clean | distclean
-#   V=1 shows full command lines; WERROR=1 makes warnings errors;
+#   V=1 shows full command lines; WERROR=1|0 makes warnings errors or not
+#   (configure's default: 1 unless CFLAGS was given; check always uses 1);
 #   DEPS=0 skips build-aux/deps.sh in check, demo, bench and check-vm.
 
 .DELETE_ON_ERROR:
@@ -67,7 +68,7 @@ BUILD_LIBCAP_LIBS := $(LIBCAP_LIBS)
 KINC := $(if $(KINC_LINUX),$(B)/kinc)
 endif
 
-WERROR ?=
+WERROR ?= 0
 ALL_CPPFLAGS = -I$(srcdir)/lib -I$(srcdir)/cmd $(BUILD_CPPFLAGS) \
 	$(if $(KINC),-isystem $(KINC)) $(CPPFLAGS)
 ALL_CFLAGS = $(CFLAGS_AUTO) $(BUILD_SIZE) $(CFLAGS_WARN) \
@@ -89,6 +90,8 @@ LIBCAP_A := $(if $(filter 1,$(SANITIZE)),,$(if $(filter build,$(LIBCAP)),$(B)/li
 all: $(B)/leash $(LINKS) $(HELPERS)
 
 # Rebuild when the flags change (WERROR=1, CFLAGS=..., a new configure).
+# Programs are linked to a temporary name and renamed, so a test running
+# at the same time never sees a half-written binary.
 FLAGS_NOW = $(BUILD_CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) | $(ALL_LDFLAGS) $(BUILD_LIBCAP_LIBS) $(LIBS)
 $(B)/.flags: FORCE
 	@mkdir -p $(B)
@@ -97,7 +100,8 @@ $(B)/.flags: FORCE
 
 $(B)/leash: $(OBJS) $(LIBCAP_A) $(B)/.flags
 	@echo "  LD      $@"
-	$(Q)$(BUILD_CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(OBJS) $(BUILD_LIBCAP_LIBS) $(LIBS)
+	$(Q)$(BUILD_CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@.tmp $(OBJS) $(BUILD_LIBCAP_LIBS) $(LIBS)
+	$(Q)mv -f $@.tmp $@
 
 $(LINKS): | $(B)/leash
 	$(Q)ln -sfn leash $@
@@ -115,11 +119,13 @@ HELPER_LDFLAGS = $(filter-out $(SAN_FLAGS),$(ALL_LDFLAGS))
 $(B)/%: $(srcdir)/tests/%.c $(B)/.flags | $(KINC)
 	@mkdir -p $(B)/obj
 	@echo "  CC      $<"
-	$(Q)$(BUILD_CC) $(ALL_CPPFLAGS) $(HELPER_CFLAGS) -MMD -MP -MF $(B)/obj/$*.d $(HELPER_LDFLAGS) -o $@ $< $(LIBS)
+	$(Q)$(BUILD_CC) $(ALL_CPPFLAGS) $(HELPER_CFLAGS) -MMD -MP -MF $(B)/obj/$*.d $(HELPER_LDFLAGS) -o $@.tmp $< $(LIBS)
+	$(Q)mv -f $@.tmp $@
 
 $(B)/bench: $(BENCH_OBJS) $(B)/.flags
 	@echo "  LD      $@"
-	$(Q)$(BUILD_CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(BENCH_OBJS) $(LIBS)
+	$(Q)$(BUILD_CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@.tmp $(BENCH_OBJS) $(LIBS)
+	$(Q)mv -f $@.tmp $@
 
 # musl-gcc has no kernel headers: links to the system's uapi copies.
 $(B)/kinc:
@@ -214,4 +220,4 @@ distclean: clean
 	$(Q)if [ -L Makefile ] && [ "$(srcdir)" != . ]; then rm -f Makefile; fi
 
 help:
-	@sed -n '2,9p' $(firstword $(MAKEFILE_LIST))
+	@sed -n '1,10s/^# \{0,1\}//p' $(firstword $(MAKEFILE_LIST))

@@ -128,6 +128,7 @@ get_packages() {
 	fi
 	if [ -n "$k" ]; then
 		fetch "$k"
+		prune_kernels "$k"
 	else
 		say "no kernel package name from apt; using the cache"
 		k=$(ls "$cache" | sed -n 's/^\(linux-image-[0-9][^_]*\)_.*\.deb$/\1/p' |
@@ -135,6 +136,16 @@ get_packages() {
 		[ -n "$k" ] || die "no linux-image package found or cached"
 	fi
 	kernel_unpack "$k"
+}
+
+# prune_kernels PKG: drop cached kernels other than PKG.
+prune_kernels() {
+	local f
+	for f in "$cache"/linux-image-*; do
+		case ${f##*/} in "$1" | "$1"_*) continue ;; esac
+		[ -e "$f" ] && rm -rf "$f"
+	done
+	return 0
 }
 
 # kernel_unpack PKG: only the vmlinuz, not the 400 MB of modules.
@@ -266,7 +277,10 @@ report() {
 	pass=$(sum_field pass <<<"$lines")
 	fail=$(sum_field fail <<<"$lines")
 	skip=$(sum_field skip <<<"$lines")
-	bad=$(grep '^LEASHVM stage=' <<<"$lines" | grep -v ' rc=0 ' | sed 's/^LEASHVM //' || true)
+	bad=$(grep '^LEASHVM stage=' <<<"$lines" | grep -v ' rc=0 ' |
+		sed 's/^LEASHVM stage=\([^ ]*\) \(rc=[0-9]*\).*/\1 (\2)/' |
+		paste -sd, - | sed 's/,/, /g' || true)
+	[ -z "$bad" ] || bad="failed stages: $bad"
 	grep '^LEASHVM ' <<<"$lines" | sed 's/^/check-vm: /' >&2
 	say "wall time ${secs} s, guest log in $console"
 	[ -z "$bad" ] && [ "$fail" = 0 ] && [ "$pass" -gt 0 ] && {
@@ -274,9 +288,7 @@ report() {
 		return 0
 	}
 	echo "check-vm: $pass passed, $fail failed, $skip skipped"
-	say "FAIL: ${bad:-no test passed}" | tr '\n' ' ' >&2
-	echo >&2
-	exit 1
+	die "${bad:-no test passed}"
 }
 
 sum_field() {
@@ -291,7 +303,7 @@ main() {
 	mkdir -p "$builddir"
 	stage=$(mktemp -d "$builddir/vm-stage.XXXXXX")
 	console=$builddir/vm-console.log
-	results=$builddir/vm-results.log
+	results=$stage/results
 	stage_userland
 	stage_project
 	make_initrd

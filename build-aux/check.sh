@@ -6,14 +6,17 @@
 #
 # Environment: LEASH_CHECK_FILES="tests/a.bats ..." runs only those files;
 # LEASH_CHECK_WAITS="thread pidfd poll" the strategies for the
-# supervision files; LEASH_FILE_TIMEOUT seconds per bats run (default 900).
+# supervision files; BATS_TEST_TIMEOUT seconds per test (default 180) and
+# LEASH_FILE_TIMEOUT seconds per bats run (default 1200), so that a hung
+# test fails instead of holding up CI.
 set -uo pipefail
 
 cd "${LEASH_SRCDIR:-$(dirname "$0")/..}" || exit 1
 
 SUPERVISION_FILES='tests/timeout.bats tests/supervise.bats'
 waits=${LEASH_CHECK_WAITS:-thread pidfd poll}
-file_timeout=${LEASH_FILE_TIMEOUT:-900}
+file_timeout=${LEASH_FILE_TIMEOUT:-1200}
+export BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-180}
 passed=0 failed=0 skipped=0
 failures=()
 
@@ -24,21 +27,21 @@ done
 
 # run_bats LABEL FILE [VAR=VALUE...]: one bats run, its TAP counted.
 run_bats() {
-	local label=$1 file=$2 counts
+	local label=$1 file=$2
 	shift 2
 	echo "== $label"
-	counts=$(mktemp)
-	local guard=()
-	command -v timeout >/dev/null && guard=(timeout -k 10 "$file_timeout")
-	env "$@" "${guard[@]}" bats --tap "$file" 2>&1 | awk -v out="$counts" '
-		{ print; fflush() }
+	local guard=() tap rc p f s plan
+	command -v timeout >/dev/null && guard=(timeout --foreground -k 10 "$file_timeout")
+	tap=$(mktemp)
+	# tee, not awk: mawk buffers its input, which hides a hanging test.
+	env "$@" "${guard[@]}" bats --tap "$file" 2>&1 | tee "$tap"
+	rc=${PIPESTATUS[0]}
+	read -r p f s plan < <(awk '
 		/^1\.\.[0-9]+/ { plan = substr($0, 4) + 0 }
 		/^ok / { if ($0 ~ /# skip/) s++; else p++ }
 		/^not ok / { f++ }
-		END { print p + 0, f + 0, s + 0, plan + 0 > out }'
-	local rc=${PIPESTATUS[0]} p f s plan
-	read -r p f s plan <"$counts"
-	rm -f "$counts"
+		END { print p + 0, f + 0, s + 0, plan + 0 }' "$tap")
+	rm -f "$tap"
 	# A file that dies early (syntax error, hung run) still counts.
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "not ok - $label: bats exited with status $rc"

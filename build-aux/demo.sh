@@ -8,15 +8,28 @@ set -uo pipefail
 cd "${LEASH_SRCDIR:-$(dirname "$0")/..}" || exit 1
 LEASH=${LEASH:-build/leash}
 TIMEOUT=${TIMEOUT:-build/timeout}
+LEASH=${LEASH#"$PWD"/} TIMEOUT=${TIMEOUT#"$PWD"/}
 [ -x "$LEASH" ] || { echo "leash: $LEASH not built (run make)" >&2; exit 1; }
 
 now() { date +%s.%N; }
+
+# The command line as one would type it: words with blanks or quotes quoted.
+cmdline() {
+	local w out=
+	for w; do
+		case $w in
+		*[!A-Za-z0-9_./=:,+-]*|'') w="'${w//\'/\'\\\'\'}'" ;;
+		esac
+		out+=" $w"
+	done
+	printf '%s' "${out# }"
+}
 
 # show DESCRIPTION COMMAND...: run it, then print its status and time.
 show() {
 	local what=$1 t0 t1 rc
 	shift
-	printf '\n# %s\n$ %s\n' "$what" "$*"
+	printf '\n# %s\n$ %s\n' "$what" "$(cmdline "$@")"
 	t0=$(now)
 	"$@"
 	rc=$?

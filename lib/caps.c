@@ -78,11 +78,12 @@ static cap_t caps_from_mask(uint64_t mask, const cap_flag_t *flags, int nflags)
 	return c;
 }
 
-static const cap_flag_t all_flags[] = { CAP_PERMITTED, CAP_EFFECTIVE, CAP_INHERITABLE };
+static const cap_flag_t pie_flags[] = { CAP_PERMITTED, CAP_INHERITABLE, CAP_EFFECTIVE };
 
-static int set_proc_mask(uint64_t mask)
+/* Permitted and inheritable = MASK; effective too when EFF. */
+static int set_proc_mask(uint64_t mask, bool eff)
 {
-	cap_t c = caps_from_mask(mask, all_flags, 3);
+	cap_t c = caps_from_mask(mask, pie_flags, eff ? 3 : 2);
 	int rc = c ? cap_set_proc(c) : -1;
 
 	if (c)
@@ -112,10 +113,10 @@ static int set_ambient(uint64_t mask)
 	return rc;
 }
 
-/* Read back: I/P/E exactly MASK, and ambient exactly MASK. */
+/* Read back: inheritable, permitted, effective and ambient exactly MASK. */
 static int caps_verify(uint64_t mask)
 {
-	cap_t want = caps_from_mask(mask, all_flags, 3), have = cap_get_proc();
+	cap_t want = caps_from_mask(mask, pie_flags, 3), have = cap_get_proc();
 	int rc = want && have && cap_compare(want, have) == 0 ? 0 : -1;
 
 	for (cap_value_t v = 0; rc == 0 && v < cap_max_bits(); v++)
@@ -128,16 +129,20 @@ static int caps_verify(uint64_t mask)
 	return rc;
 }
 
-int caps_drop_to(uint64_t mask)
-{
-	uint64_t setpcap = UINT64_C(1) << CAP_SETPCAP;
+#define SETPCAP_BIT (UINT64_C(1) << CAP_SETPCAP)
 
+int caps_limit(uint64_t mask)
+{
 	/* PR_SET_KEEPCAPS did its work in setresuid; exec would clear it. */
-	if (prctl(PR_SET_KEEPCAPS, 0L, 0L, 0L, 0L) < 0)
+	if (prctl(PR_SET_KEEPCAPS, 0L, 0L, 0L, 0L) < 0 || cap_reset_ambient() < 0)
 		return -1;
-	if (mask && set_proc_mask(mask | setpcap) < 0)
-		return -1;
-	if (set_ambient(mask) < 0 || set_proc_mask(mask) < 0)
+	return set_proc_mask(mask ? mask | SETPCAP_BIT : 0, false);
+}
+
+int caps_raise(uint64_t mask)
+{
+	if (mask && (set_proc_mask(mask | SETPCAP_BIT, true) < 0 ||
+		     set_ambient(mask) < 0 || set_proc_mask(mask, true) < 0))
 		return -1;
 	return caps_verify(mask);
 }

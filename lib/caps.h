@@ -20,10 +20,15 @@ int caps_parse(const char *list, uint64_t *mask, const char **bad);
  * kept capabilities can be raised afterwards (PR_SET_KEEPCAPS). */
 int caps_keep_begin(void);
 
-/* After setresuid to a non-root uid: inheritable = permitted = effective
- * = ambient = MASK (all empty for 0), then read back and compared.
- * -1 with errno on failure (EPERM when the result differs). */
-int caps_drop_to(uint64_t mask);
+/* After setresuid to a non-root uid, before the ids are checked:
+ * permitted and inheritable = MASK, effective and ambient empty, so no
+ * capability is in effect while the switch is verified (a caller's
+ * SECBIT_NO_SETUID_FIXUP would otherwise keep them all). */
+int caps_limit(uint64_t mask);
+
+/* Then: effective and ambient = MASK as well, read back and compared
+ * (all four sets exactly MASK).  -1 with errno (EPERM on a mismatch). */
+int caps_raise(uint64_t mask);
 
 /* Is CAP in the caller's effective set? */
 bool caps_have(int cap);

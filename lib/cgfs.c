@@ -13,6 +13,13 @@
 #include <time.h>
 #include <unistd.h>
 
+/* openat, not open: musl's open() adds an fcntl(FD_CLOEXEC) call for
+ * old kernels, one more syscall on every cgroupfs file we touch. */
+int cgfs_open(const char *path, int flags)
+{
+	return openat(AT_FDCWD, path, flags | O_CLOEXEC);
+}
+
 int cgfs_join(char *dst, size_t size, const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = b ? strlen(b) : 0;
@@ -50,7 +57,7 @@ int cgfs_write(const char *dir, const char *file, const char *val)
 
 	if (cgfs_join(path, sizeof path, dir, file) < 0)
 		return -1;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = cgfs_open(path, O_WRONLY);
 	if (fd < 0)
 		return -1;
 	n = write(fd, val, len);
@@ -70,7 +77,7 @@ ssize_t cgfs_read(const char *dir, const char *file, char *buf, size_t size)
 
 	if (cgfs_join(path, sizeof path, dir, file) < 0)
 		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = cgfs_open(path, O_RDONLY);
 	if (fd < 0)
 		return -1;
 	while ((size_t)got < size - 1 &&
@@ -122,9 +129,18 @@ int cgfs_wait_event(const char *dir, const char *key, long want, int ms)
 	struct pollfd p;
 	long left;
 
+	if (ms <= 0) {
+		long v = cgfs_key(dir, "cgroup.events", key);
+
+		if (v == want)
+			return 0;
+		if (v >= 0)
+			errno = ETIMEDOUT;
+		return -1;
+	}
 	if (cgfs_join(path, sizeof path, dir, "cgroup.events") < 0)
 		return -1;
-	p.fd = open(path, O_RDONLY | O_CLOEXEC);
+	p.fd = cgfs_open(path, O_RDONLY);
 	if (p.fd < 0)
 		return -1;
 	p.events = POLLPRI;
@@ -168,7 +184,7 @@ int cgfs_each_pid(const char *dir, void (*fn)(pid_t, void *), void *arg)
 
 	if (cgfs_join(path, sizeof path, dir, "cgroup.procs") < 0)
 		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = cgfs_open(path, O_RDONLY);
 	if (fd < 0)
 		return -1;
 	while ((n = read(fd, buf + keep, sizeof buf - 1 - keep)) > 0) {

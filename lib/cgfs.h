@@ -8,6 +8,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* open PATH with O_CLOEXEC added, in one syscall. */
+int cgfs_open(const char *path, int flags);
+
 /* DST = A "/" B (B may be NULL: DST = A).  -1 ENAMETOOLONG. */
 int cgfs_join(char *dst, size_t size, const char *a, const char *b);
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cgfs.h"
@@ -55,6 +56,7 @@ static int cg_fail(struct cgroup_plan *cg, int err, bool soft,
 	n = strlen(cg->msg);
 	if (err && n < size)
 		n += snprintf(cg->msg + n, size - n, ": %s", strerror(err));
+	cg->hint_at = (int)(n < size ? n : size - 1);
 	if (hint && n < size)
 		snprintf(cg->msg + n, size - n, " (%s)", hint);
 	cg->soft = soft;
@@ -231,13 +233,11 @@ static int cg_weight(struct cgroup_plan *cg)
 /* v2 R: cpu must reach it, it must hold no process and stay a domain
  * (one stray process in R makes every uid_N "domain invalid"), and it
  * enables cpu for its children - the only subtree_control we write. */
-static int cg_v2_top(struct cgroup_plan *cg)
+static int cg_v2_check(struct cgroup_plan *cg)
 {
 	const char *r = cg->cpu_top;
 	char buf[256];
 
-	if (cgfs_mkdir(r, NULL) < 0)
-		return cg_fail_mkdir(cg, r);
 	if (cgfs_read(r, "cgroup.controllers", buf, sizeof buf) < 0)
 		return errno == ENOENT ? CG_AGAIN : cg_fail(cg, errno, false,
 			NULL, "cannot read %s/cgroup.controllers", r);
@@ -265,13 +265,32 @@ static int cg_v2_top(struct cgroup_plan *cg)
 	return 0;
 }
 
-/* The uid group of the cpu hierarchy, with its weight when given. */
+static int cg_v2_top(struct cgroup_plan *cg)
+{
+	bool created;
+	int rc;
+
+	if (cgfs_mkdir(cg->cpu_top, &created) < 0)
+		return cg_fail_mkdir(cg, cg->cpu_top);
+	rc = cg_v2_check(cg);
+	/* Leave nothing behind that this failed attempt made. */
+	if (rc == -1 && created)
+		rmdir(cg->cpu_top);
+	return rc;
+}
+
+/* The uid group of the cpu hierarchy, with its weight when given.  The
+ * uid group usually exists: try it first, its parent only on ENOENT. */
 static int cg_build_cpu(struct cgroup_plan *cg, bool *created)
 {
 	int rc = 0;
 
 	if (cg->version == 2)
 		rc = cg_v2_top(cg);
+	else if (cgfs_mkdir(cg->cpu_uid, created) == 0)
+		goto weight;
+	else if (errno != ENOENT)
+		return cg_fail_mkdir(cg, cg->cpu_uid);
 	else if (cgfs_mkdir(cg->cpu_top, NULL) < 0)
 		rc = cg_fail_mkdir(cg, cg->cpu_top);
 	if (rc)
@@ -279,6 +298,7 @@ static int cg_build_cpu(struct cgroup_plan *cg, bool *created)
 	if (cgfs_mkdir(cg->cpu_uid, created) < 0)
 		return errno == ENOENT ? CG_AGAIN :
 		       cg_fail_mkdir(cg, cg->cpu_uid);
+weight:
 	if (cg->wfile[0] && cgfs_write(cg->cpu_uid, cg->wfile,
 				       cg->wvalue) < 0)
 		return errno == ENOENT ? CG_AGAIN : cg_fail(cg, errno, false,
@@ -287,17 +307,22 @@ static int cg_build_cpu(struct cgroup_plan *cg, bool *created)
 	return 0;
 }
 
-/* run_<pid>_<starttime>: unique while we live, and lets a later launch
- * tell that its creator is gone.  Another suffix on a (foreign) clash. */
+/* run_<pid>_<boot time in ns>: unique while we live, costs no syscall
+ * (vDSO clock), and lets a later launch tell that its creator is gone.
+ * Another suffix on a (foreign) clash. */
 static int cg_make_leaf(struct cgroup_plan *cg)
 {
-	unsigned long long start = cgfs_starttime(getpid());
+	struct timespec now;
+	unsigned long long stamp;
 	char name[80];
 	bool created;
 
+	clock_gettime(CLOCK_BOOTTIME, &now);
+	stamp = (unsigned long long)now.tv_sec * 1000000000ULL +
+		(unsigned long long)now.tv_nsec;
 	for (int k = 0; k < CG_RETRIES; k++) {
 		int n = snprintf(name, sizeof name, "run_%d_%llu",
-				 (int)getpid(), start);
+				 (int)getpid(), stamp);
 		if (k)
 			snprintf(name + n, sizeof name - n, "_%d", k);
 		if (cg_path(cg, cg->leaf, cg->leaf_uid, name) < 0)
@@ -318,9 +343,11 @@ static int cg_build_leaf(struct cgroup_plan *cg)
 
 	if (!cg->leaf_top[0])
 		return 0;
-	if (cg->version == 1) {
+	if (cg->version == 1 && cgfs_mkdir(cg->leaf_uid, NULL) < 0) {
 		/* Hybrid: the leaf's parents live in cgroup2. */
-		if (cgfs_mkdir(cg->leaf_top, NULL) < 0)
+		if (errno != ENOENT)
+			rc = cg_fail_mkdir(cg, cg->leaf_uid);
+		else if (cgfs_mkdir(cg->leaf_top, NULL) < 0)
 			rc = cg_fail_mkdir(cg, cg->leaf_top);
 		else if (cgfs_mkdir(cg->leaf_uid, NULL) < 0)
 			rc = errno == ENOENT ? CG_AGAIN :
@@ -333,7 +360,8 @@ static int cg_build_leaf(struct cgroup_plan *cg)
 	if (rc == -1 && cg->version == 1 && cg->soft &&
 	    cg->mode == CGROUP_AUTO) {
 		/* The cpu group works; only tracking is lost. */
-		cg_note(cg, "cgroup: no per-launch leaf: %s", cg->msg);
+		cg_note(cg, "cgroup: no per-launch leaf: %.*s", cg->hint_at,
+			cg->msg);
 		cg->leaf_top[0] = cg->leaf[0] = '\0';
 		return 0;
 	}
@@ -354,16 +382,22 @@ static int cg_build(struct cgroup_plan *cg, bool *created)
 		       "cannot create cgroup %s", diag_quote(cg->cpu_uid));
 }
 
-/* A leaf of an earlier launch whose creator is gone (its pid is dead or
- * now belongs to a process with another start time). */
+/* A leaf of an earlier launch whose creator is gone: its pid is dead, or
+ * belongs to a process started after the leaf was made (pid reuse; the
+ * start time in /proc counts clock ticks since boot, as CLOCK_BOOTTIME). */
 static bool cg_leaf_stale(const char *name)
 {
-	unsigned long long start;
+	unsigned long long stamp, start;
+	long hz = sysconf(_SC_CLK_TCK);
 	int pid;
 
-	if (sscanf(name, "run_%d_%llu", &pid, &start) != 2 || pid <= 0)
+	if (sscanf(name, "run_%d_%llu", &pid, &stamp) != 2 || pid <= 0)
 		return false;
-	return cgfs_starttime(pid) != start;
+	start = cgfs_starttime(pid);
+	if (!start)
+		return true;
+	return hz > 0 && start * (1000000000ULL / (unsigned long long)hz) >
+			 stamp;
 }
 
 /* Remove empty leaves left by launches whose leftovers ran on after
@@ -424,7 +458,8 @@ int cgroup_prepare(struct cgroup_plan *cg, uid_t uid, const char **what)
 		rc = cg_build(cg, &created);
 	if (rc < 0) {
 		if (cg->mode == CGROUP_AUTO && cg->soft) {
-			cg_note(cg, "running without a cgroup: %s", cg->msg);
+			cg_note(cg, "running without a cgroup: %.*s",
+				cg->hint_at, cg->msg);
 			cg_reset(cg);
 			return 0;
 		}
@@ -432,7 +467,6 @@ int cgroup_prepare(struct cgroup_plan *cg, uid_t uid, const char **what)
 			*what = cg->msg;
 		return -1;
 	}
-	cg_sweep(cg);
 	cg->active = true;
 	cg_note_ready(cg, created);
 	return 0;
@@ -597,6 +631,7 @@ void cgroup_release(struct cgroup_plan *cg)
 	    errno != ENOENT) {
 		cg_note(cg, "cgroup: processes left in %s: kept, a later "
 			"launch removes it once they are gone", cg->leaf);
+		cg_sweep(cg);
 		return;
 	}
 	if (cgfs_rmdir(cg->leaf, 1000) < 0)
@@ -604,4 +639,6 @@ void cgroup_release(struct cgroup_plan *cg)
 			strerror(errno));
 	else
 		cg_note(cg, "cgroup: removed %s", cg->leaf);
+	/* After the command, off its start-up path. */
+	cg_sweep(cg);
 }

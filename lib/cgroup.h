@@ -55,6 +55,7 @@ struct cgroup_plan {
 	char wvalue[16];        /* the value to write there */
 	char msg[CGROUP_PATH_MAX + 256];   /* the last message for *what */
 	bool soft;              /* msg is a reason auto mode may run without */
+	int hint_at;            /* where " (hint)" starts in msg */
 };
 
 /* Decide and prepare.  Returns 0 with cg->active set when the child must

@@ -123,7 +123,8 @@ static int take_pwent(struct ident *id, struct pwent *pw)
 
 	id->uid = pw->uid;
 	id->have_uid = true;
-	if (set_string(&id->user, pw->name) < 0 || set_string(&id->home, pw->dir) < 0 ||
+	if (set_string(&id->user, pw->name) < 0 ||
+	    set_string(&id->home, *pw->dir ? pw->dir : NULL) < 0 ||
 	    set_string(&id->shell, *pw->shell ? pw->shell : NULL) < 0)
 		goto out;
 	if (id->gid_explicit || id->groups_explicit) {
@@ -380,9 +381,12 @@ int ident_apply(const struct ident *id, enum ident_step *step)
 		return fail(step, IDENT_CAPS);
 	if (id->have_uid && setresuid(id->uid, id->uid, id->uid) < 0)
 		return fail(step, IDENT_SETUID);
+	/* Nothing in effect while checking, then only what is kept. */
+	if (drop && caps_limit(keep) < 0)
+		return fail(step, IDENT_CAPS);
 	if (ident_verify(id, drop) < 0)
 		return fail(step, IDENT_VERIFY);
-	if (drop && caps_drop_to(keep) < 0)
+	if (drop && caps_raise(keep) < 0)
 		return fail(step, IDENT_CAPS);
 	if (id->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) < 0)
 		return fail(step, IDENT_NO_NEW_PRIVS);

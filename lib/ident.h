@@ -18,7 +18,8 @@ struct ident {
 	size_t ngroups;
 	gid_t *groups;
 	/* For the environment: NULL when unknown. */
-	char *user;   /* resolved name, or the decimal uid */
+	char *user;   /* resolved name; for a bare number its Android name
+		       * on Android, else the decimal uid */
 	char *home;
 	char *shell;
 	/* Capabilities kept across the switch (libcap text), NULL for none. */
@@ -65,7 +66,10 @@ enum ident_step {
 	IDENT_CAPS, IDENT_NO_NEW_PRIVS,
 };
 
-/* In the child: setgroups, setresgid, setresuid, verify, capabilities,
+/* In the child: setgroups, setresgid, setresuid, verify (ids and groups
+ * read back; for a non-root target, uid 0, gid 0 and new groups can no
+ * longer be had), capabilities (non-root target: inheritable, permitted,
+ * effective, ambient = exactly keep_caps, empty by default; see caps.h),
  * no_new_privs.  On failure returns -1 with errno and *step set. */
 int ident_apply(const struct ident *id, enum ident_step *step);
 const char *ident_step_name(enum ident_step step);

@@ -8,10 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/statfs.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
+
+/* One read of mountinfo; a longer line than this is not a cgroup's. */
+#define MOUNTINFO_BUF 8192
 
 /* The kernel writes space, tab, newline and backslash as \ooo. */
 static void mountinfo_unescape(char *s)
@@ -106,19 +107,11 @@ long mountinfo_magic(const char *path)
 	return (long)sf.f_type;
 }
 
-/* Is the mount of this line the one PATH shows now?  A tmpfs or another
- * mount on top hides it: then the magic or the device differs. */
-static bool mountinfo_visible(const char *line_dev, const char *point,
-			      long magic)
+/* Is the mount of this line the one PATH shows now?  A tmpfs mounted
+ * on top (or a missing directory) gives another magic or an error. */
+static bool mountinfo_visible(const char *point, long magic)
 {
-	unsigned maj, min;
-	struct stat st;
-
-	if (mountinfo_magic(point) != magic || stat(point, &st) < 0)
-		return false;
-	if (sscanf(line_dev, "%u:%u", &maj, &min) != 2)
-		return false;
-	return st.st_dev == makedev(maj, min);
+	return mountinfo_magic(point) == magic;
 }
 
 /* Keep the first candidate, unless a later one shows the root. */
@@ -139,18 +132,15 @@ static void mountinfo_consider(char *line, struct mountinfo_cgroups *m,
 			       bool *root1, bool *root2)
 {
 	struct mountinfo_entry e;
-	char dev[32] = "";
 
-	/* The third field is MAJ:MIN; copy it before splitting. */
-	sscanf(line, "%*s %*s %31s", dev);
 	if (mountinfo_split(line, &e) < 0)
 		return;
 	if (strcmp(e.fstype, "cgroup2") == 0) {
-		if (mountinfo_visible(dev, e.point, MOUNTINFO_CGROUP2_MAGIC))
+		if (mountinfo_visible(e.point, MOUNTINFO_CGROUP2_MAGIC))
 			mountinfo_take(m->v2, root2, &e);
 	} else if (strcmp(e.fstype, "cgroup") == 0 &&
 		   mountinfo_has_token(e.superopts, ',', "cpu")) {
-		if (mountinfo_visible(dev, e.point, MOUNTINFO_CGROUP1_MAGIC))
+		if (mountinfo_visible(e.point, MOUNTINFO_CGROUP1_MAGIC))
 			mountinfo_take(m->v1cpu, root1, &e);
 	}
 }
@@ -162,7 +152,7 @@ static bool mountinfo_v2_has_cpu(const char *mount)
 	int fd;
 
 	snprintf(path, sizeof path, "%s/cgroup.controllers", mount);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
 	n = read(fd, buf, sizeof buf - 1);
@@ -173,21 +163,48 @@ static bool mountinfo_v2_has_cpu(const char *mount)
 	return mountinfo_has_token(buf, ' ', "cpu");
 }
 
+/* Feed every complete line of BUF[0..*LEN) to mountinfo_consider and
+ * keep the unfinished tail; a line longer than the buffer is dropped. */
+static void mountinfo_lines(char *buf, size_t *len, bool eof,
+			    struct mountinfo_cgroups *m, bool *r1, bool *r2)
+{
+	char *p = buf, *nl;
+
+	buf[*len] = '\0';
+	while ((nl = strchr(p, '\n')) || (eof && *p)) {
+		if (nl)
+			*nl = '\0';
+		mountinfo_consider(p, m, r1, r2);
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+	*len -= (size_t)(p - buf);
+	if (*len == MOUNTINFO_BUF - 1)
+		*len = 0;
+	memmove(buf, p, *len);
+}
+
 int mountinfo_cgroups(const char *file, struct mountinfo_cgroups *m)
 {
-	FILE *f = fopen(file ? file : "/proc/self/mountinfo", "re");
+	/* No stdio: one openat and a few reads, no malloc. */
+	int fd = openat(AT_FDCWD, file ? file : "/proc/self/mountinfo",
+			O_RDONLY | O_CLOEXEC);
 	bool root1 = false, root2 = false;
-	char *line = NULL;
-	size_t cap = 0;
+	char buf[MOUNTINFO_BUF];
+	size_t len = 0;
+	ssize_t n;
 
 	m->v1cpu[0] = m->v2[0] = '\0';
 	m->v2cpu = false;
-	if (!f)
+	if (fd < 0)
 		return -1;
-	while (getline(&line, &cap, f) > 0)
-		mountinfo_consider(line, m, &root1, &root2);
-	free(line);
-	fclose(f);
+	while ((n = read(fd, buf + len, sizeof buf - 1 - len)) > 0) {
+		len += (size_t)n;
+		mountinfo_lines(buf, &len, false, m, &root1, &root2);
+	}
+	mountinfo_lines(buf, &len, true, m, &root1, &root2);
+	close(fd);
+	if (n < 0)
+		return -1;
 	if (m->v2[0])
 		m->v2cpu = mountinfo_v2_has_cpu(m->v2);
 	return 0;

@@ -122,7 +122,7 @@ teardown() {
 @test "a setsid() escapee dies at the deadline" {
 	need_leaf
 	run bounded "$LEASH" -u "$UA" -t 1 -- sh -c \
-		'setsid "$1" -m "$2" -o "$3" -s inf & wait' sh \
+		'setsid "$1" -m "$2" -o "$3" -s inf >/dev/null 2>&1 & wait' sh \
 		"$PROBE" "$MARK" "$W/esc"
 	assert_status 124
 	pid=$(report_get pid "$W/esc")
@@ -136,7 +136,7 @@ teardown() {
 
 @test "control: with --cgroup=off the setsid() escapee survives" {
 	run bounded "$LEASH" --cgroup=off -u "$UA" -t 1 -- sh -c \
-		'setsid "$1" -m "$2" -o "$3" -s inf & wait' sh \
+		'setsid "$1" -m "$2" -o "$3" -s inf >/dev/null 2>&1 & wait' sh \
 		"$PROBE" "$MARK" "$W/esc"
 	assert_status 124
 	pid=$(report_get pid "$W/esc")
@@ -183,27 +183,27 @@ teardown() {
 
 @test "50 parallel launches race a loop removing and recreating groups" {
 	need_leaf
+	VANDAL=${VANDAL:-$TOP/build/cgvandal}
+	[[ -x $VANDAL ]] || skip "build/cgvandal not built"
 	lp=$(leaf_parent "$UA") cp=$(cpu_group "$UA")
-	# The vandal: removes every empty group of ours it can, remakes some.
-	(
-		while [[ ! -e $TMP/stop ]]; do
-			rmdir "$lp"/run_* "$lp" "$cp" "$LEAF_TOP" "$CG_TOP" 2>/dev/null
-			mkdir -p "$lp" "$cp" 2>/dev/null
-			rmdir "$lp"/run_* "$lp" "$cp" 2>/dev/null
-		done
-	) &
+	# Removes every empty group of ours as fast as it can, remakes some:
+	# leaves between mkdir and join, uid groups, the leash/ tops.
+	"$VANDAL" "$TMP/stop" "$lp" "$lp" "$cp" "$LEAF_TOP" "$CG_TOP" \
+		>"$TMP/vandal" &
 	LOOP_PID=$!
+	pids=()
 	for i in $(seq 50); do
 		"$LEASH" -u "$UA" -- "$PROBE" -k cgroup >"$TMP/out.$i" 2>&1 &
+		pids+=($!)
 	done
 	fails=0
-	for job in $(jobs -p); do
-		[[ $job == "$LOOP_PID" ]] && continue
+	for job in "${pids[@]}"; do
 		wait "$job" || fails=$((fails + 1))
 	done
 	touch "$TMP/stop"
 	wait "$LOOP_PID" || true
 	LOOP_PID=
+	cat "$TMP/vandal"
 	for i in $(seq 50); do
 		out=$(cat "$TMP/out.$i")
 		if [[ $(cpu_path_of "$out") != */leash/uid_$UA* ]]; then
@@ -212,6 +212,8 @@ teardown() {
 		fi
 	done
 	[[ $fails == 0 ]]
+	# The vandal really removed groups under the launches' feet.
+	grep -Eq 'leaves=[1-9]' "$TMP/vandal"
 	[[ -z $(leaves_of "$UA") ]]
 }
 

@@ -136,7 +136,7 @@ kill_tracked() {
 
 _start_time() {
 	local stat
-	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+	read -r stat <"/proc/$1/stat" 2>/dev/null || return 0
 	stat=${stat##*) }
 	local -a f=($stat)
 	printf '%s\n' "${f[19]}"
@@ -145,7 +145,7 @@ _start_time() {
 # Process state letter (R S D T Z ...), empty when gone.
 proc_state() {
 	local stat
-	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+	read -r stat <"/proc/$1/stat" 2>/dev/null || return 0
 	stat=${stat##*) }
 	printf '%s\n' "${stat%% *}"
 }
@@ -180,14 +180,12 @@ wait_file() {
 # Pids of live processes whose command line contains MARK (default: this
 # test's marker), excluding the shell that asks.
 marked_pids() {
-	local m=${1:-$MARK} f pid cmd
+	local m=${1:-$MARK} f pid
 	[[ -n $m ]] || return 0
-	for f in /proc/[0-9]*/cmdline; do
+	for f in $(grep -l -a -F -e "$m" /proc/[0-9]*/cmdline 2>/dev/null); do
 		pid=${f#/proc/}
 		pid=${pid%/cmdline}
 		[[ $pid == "$BASHPID" || $pid == "$$" ]] && continue
-		cmd=$(tr '\0' ' ' <"$f" 2>/dev/null) || continue
-		[[ $cmd == *"$m"* ]] || continue
 		pid_alive "$pid" && echo "$pid"
 	done
 	return 0
@@ -213,10 +211,10 @@ assert_no_leftovers() {
 assert_no_zombie_children() {
 	local f stat z=
 	for f in /proc/[0-9]*/stat; do
-		stat=$(cat "$f" 2>/dev/null) || continue
+		read -r stat <"$f" 2>/dev/null || continue
 		stat=${stat##*) }
 		local -a x=($stat)
-		[[ ${x[1]} == "$1" && ${x[0]} == Z ]] && z+=" ${f//[!0-9]/}"
+		[[ ${x[0]} == Z && ${x[1]} == "$1" ]] && z+=" ${f//[!0-9]/}"
 	done
 	[[ -z $z ]] && return 0
 	echo "zombie children of $1:$z" >&2

@@ -10,7 +10,7 @@
  *     -e       also print env:NAME=value for every environment variable
  *     -o FILE  write the report to FILE (via FILE.tmp and rename, so a
  *              test can wait for FILE to appear)
- *     -q       print nothing
+ *     -q       print nothing on stdout (-o still writes FILE)
  *     -m MARK  ignored: tags the command line so a test can find us
  *     -c SIGS  catch these signals (comma list of names or numbers) and
  *              carry on; -l LOG appends each one's name to LOG; -E exits
@@ -31,8 +31,8 @@
  *     -P       the command's stderr is a pipe nobody reads (EPIPE/SIGPIPE)
  *     -W       fork, run CMD, wait; print status=exit:N, or status=signal:N
  *              and core=0|1; exit with the shell's view of it (N or 128+N)
- *     -R       -W as a child subreaper: after CMD ends, wait up to 3 s for
- *              descendants left behind to die, then print left=PID:COMM,...
+ *     -R       -W as a child subreaper: after CMD ends, wait up to 3 s (-G
+ *              SECS) for descendants left behind to die, then print left=PID:COMM,...
  *              (still alive: killed now, or "none") and orphans=N (every
  *              orphaned descendant reaped, dead or alive)
  *     -T SECS  -W with a watchdog: kill CMD (and its group) after SECS,
@@ -488,6 +488,8 @@ static int scan_children(int alive_only, char *list, size_t size, pid_t *pids, i
 	return n;
 }
 
+static double grace = 3;
+
 static void reap_orphans(void)
 {
 	char list[4096];
@@ -496,7 +498,7 @@ static void reap_orphans(void)
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
 
 	/* Give descendants that were signalled a moment to die. */
-	for (int i = 0; i < 150; i++) {
+	for (int i = 0; i < (int)(grace * 50); i++) {
 		n = scan_children(1, list, sizeof list, pids, 512);
 		if (n == 0)
 			break;
@@ -615,7 +617,7 @@ static int run(char **cmd, int wait_it, int subreaper, int quiet,
 	}
 	if (subreaper)
 		reap_orphans();
-	if (!quiet)
+	if (!quiet || file)
 		emit(out, file);
 	return code;
 }
@@ -627,13 +629,14 @@ int main(int argc, char **argv)
 	double secs = 0, limit = 0;
 	int c;
 
-	while ((c = getopt(argc, argv, "+b:c:Cd:eEi:k:l:m:o:PqRs:tT:Wx:")) != -1) {
+	while ((c = getopt(argc, argv, "+b:c:Cd:eEG:i:k:l:m:o:PqRs:tT:Wx:")) != -1) {
 		switch (c) {
 		case 'b': opt_block = optarg; break;
 		case 'c': opt_catch = optarg; break;
 		case 'C': opt_core = 1; break;
 		case 'd': opt_dfl = optarg; break;
 		case 'e': with_env = 1; break;
+		case 'G': grace = strtod(optarg, NULL); break;
 		case 'E': exit_on_catch = 1; break;
 		case 'i': opt_ignore = optarg; break;
 		case 'k': key = optarg; break;
@@ -672,13 +675,10 @@ int main(int argc, char **argv)
 
 		if (!v)
 			return 3;
-		if (!quiet) {
-			snprintf(out, sizeof out, "%s\n", v);
-			emit(out, file);
-		}
-	} else if (!quiet) {
-		emit(out, file);
+		snprintf(out, sizeof out, "%s\n", v);
 	}
+	if (!quiet || file)
+		emit(out, file);
 	if (secs > 0)
 		sleep_for(secs);
 	return exit_code;

@@ -5,6 +5,7 @@
 # version (need_gnu).  Every command runs as `timeout` from $BIN, so the
 # message prefix and the --help hint are exactly "timeout".
 
+bats_require_minimum_version 1.5.0
 load helpers
 
 setup() {
@@ -70,7 +71,7 @@ usage_error() {
 }
 
 @test "status: 127 and GNU's message for a command that does not exist" {
-	run timeout 10 no-such-command-$MARK
+	run -127 timeout 10 no-such-command-$MARK
 	assert_status 127
 	assert_output "timeout: failed to run command 'no-such-command-$MARK': No such file or directory"
 }
@@ -78,7 +79,7 @@ usage_error() {
 @test "status: 127 for a script whose #! interpreter is missing" {
 	printf '#!/nonexistent/interp\n' >"$TMP/noint"
 	chmod +x "$TMP/noint"
-	run timeout 10 "$TMP/noint"
+	run -127 timeout 10 "$TMP/noint"
 	assert_status 127
 	assert_output "timeout: failed to run command '$TMP/noint': No such file or directory"
 }
@@ -95,7 +96,7 @@ usage_error() {
 }
 
 @test "status: a command exiting 126 or 127 itself is not an exec failure" {
-	run --separate-stderr timeout 10 sh -c 'exit 127'
+	run -127 --separate-stderr timeout 10 sh -c 'exit 127'
 	assert_status 127
 	[ -z "$stderr" ]
 	run --separate-stderr timeout 10 sh -c 'exit 126'
@@ -295,7 +296,7 @@ timeout: sending signal KILL to command 'probe'" ]
 # --- option parsing ----------------------------------------------------------
 
 @test "options: scanning stops at the first operand" {
-	run timeout 5 -v x
+	run -127 timeout 5 -v x
 	assert_status 127
 	assert_output "timeout: failed to run command '-v': No such file or directory"
 	# -k belongs to the command here, not to timeout.
@@ -382,7 +383,7 @@ timeout: sending signal KILL to command 'probe'" ]
 @test "--help and --version: stdout, status 0, nothing else run" {
 	run --separate-stderr timeout --help
 	assert_status 0
-	[ "${lines[0]}" = "Usage: timeout [OPTION] DURATION COMMAND [ARG]..." ]
+	[[ ${lines[0]} == "Usage: timeout [OPTION]"*" DURATION COMMAND [ARG]..." ]]
 	[ -z "$stderr" ]
 	[[ $output == *--preserve-status* && $output == *--kill-after=DURATION* ]]
 	run --separate-stderr timeout --version
@@ -398,9 +399,9 @@ timeout: sending signal KILL to command 'probe'" ]
 
 @test "--help and --version: a write error is status 125" {
 	[ -w /dev/full ] || skip "no /dev/full"
-	run timeout --help >/dev/full
+	run bash -c 'timeout --help >/dev/full'
 	assert_status 125
-	run timeout --version >/dev/full
+	run bash -c 'timeout --version >/dev/full'
 	assert_status 125
 }
 
@@ -456,13 +457,15 @@ Try '$BIN/timeout --help' for more information."
 # --- the process group -----------------------------------------------------------
 
 @test "group: grandchildren are killed at the deadline" {
-	run bounded timeout 0.3 sh -c 'probe -m "$1" -s 30 -q & probe -m "$1" -s 30 -q & wait' sh "$MARK"
+	# Their output elsewhere, or `run` would wait for them to end.
+	run bounded timeout 0.3 sh -c 'probe -m "$1" -s 30 -q >/dev/null 2>&1 &
+		probe -m "$1" -s 30 -q >/dev/null 2>&1 & wait' sh "$MARK"
 	assert_status 124
 	assert_no_leftovers
 }
 
 @test "group: nothing is left behind (child subreaper view)" {
-	run "$PROBE" -R -T 20 -- timeout 0.3 sh -c 'probe -s 30 -q & sleep 30 & wait'
+	run "$PROBE" -R -T 20 -- timeout 0.3 sh -c 'probe -s 30 -q >/dev/null 2>&1 & sleep 30 >/dev/null 2>&1 & wait'
 	[ "${lines[0]}" = status=exit:124 ]
 	[[ $output == *$'\nleft=none\n'* ]]
 	# A command without children: reaped by timeout, nothing orphaned.
@@ -478,11 +481,13 @@ orphans=0" ]
 	assert_no_leftovers
 }
 
-@test "group: the command sees the signal, then SIGCONT" {
+@test "group: the command gets the signal and a SIGCONT" {
 	run bounded timeout 0.1 probe -c TERM,CONT -l "$TMP/log" -s 0.5 -q
 	assert_status 124
-	[ "$(cat "$TMP/log")" = "TERM
-CONT" ]
+	cat "$TMP/log" >&2
+	# Both pending at once: the handlers' order is the kernel's choice.
+	grep -qx TERM "$TMP/log"
+	grep -qx CONT "$TMP/log"
 }
 
 @test "--foreground: no new process group" {
@@ -503,7 +508,9 @@ CONT" ]
 @test "--foreground: no SIGCONT after the signal" {
 	run bounded timeout --foreground 0.1 probe -c TERM,CONT -l "$TMP/log" -s 0.5 -q
 	assert_status 124
-	[ "$(cat "$TMP/log")" = TERM ]
+	cat "$TMP/log" >&2
+	grep -qx TERM "$TMP/log"
+	! grep -qx CONT "$TMP/log"
 }
 
 @test "--foreground: a stopped command is ended by -k" {

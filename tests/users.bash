@@ -78,10 +78,21 @@ assert_key() {
 	fi
 }
 
-# A directory every user may enter and run from (mode 755).
+# A directory every user may enter and run from (mode 755; the test's
+# own tmpdir may not be reachable for them).  shared_cleanup removes them.
 shared_tmpdir() {
 	local d
 	d=$(mktemp -d /tmp/leash_t.XXXXXX)
 	chmod 755 "$d"
+	printf '%s\n' "$d" >>"$BATS_TEST_TMPDIR/.shared_dirs"
 	printf '%s\n' "$d"
+}
+
+shared_cleanup() {
+	local d
+	[[ -f $BATS_TEST_TMPDIR/.shared_dirs ]] || return 0
+	while read -r d; do
+		[[ $d == /tmp/leash_t.* ]] && rm -rf "$d"
+	done <"$BATS_TEST_TMPDIR/.shared_dirs"
+	return 0
 }

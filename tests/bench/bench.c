@@ -22,7 +22,7 @@ volatile int bench_stop;
 struct figures fig;
 
 static const char *const target_names[] = {
-	"true", "stamp", "sleeper", "holder", NULL
+	"true", "stamp", "sleeper", "holder", "slowsup", NULL
 };
 
 static void on_stop(int sig)
@@ -63,6 +63,7 @@ static int setup_targets(struct setup *s)
 	snprintf(s->t_stamp, sizeof s->t_stamp, "%s/stamp", s->dir);
 	snprintf(s->t_sleeper, sizeof s->t_sleeper, "%s/sleeper", s->dir);
 	snprintf(s->t_holder, sizeof s->t_holder, "%s/holder", s->dir);
+	snprintf(s->t_slowsup, sizeof s->t_slowsup, "%s/slowsup", s->dir);
 	for (int i = 1; target_names[i]; i++) {
 		snprintf(path, sizeof path, "%s/%s", s->dir, target_names[i]);
 		if (link(s->t_true, path) < 0)
@@ -100,10 +101,23 @@ static const char *sibling_timeout(const char *leash)
 	return access(path, X_OK) == 0 ? path : NULL;
 }
 
+static void add_variant(struct setup *s, const char *path)
+{
+	for (int i = 0; i < MAX_VARIANTS; i++)
+		if (!s->variant[i]) {
+			s->variant[i] = path;
+			return;
+		}
+	fprintf(stderr, "bench: at most %d --variant\n", MAX_VARIANTS);
+	exit(2);
+}
+
 static void usage(void)
 {
 	fputs("usage: bench [--quick] [--leash PATH] [--json FILE]"
 	      " [--commit ID] [--fair SCRIPT] [--only SECTIONS]\n"
+	      "             [--variant LEASH]...\n"
+	      "       bench --selftest\n"
 	      "sections: launch,latency,overshoot,memory,size,scale,stress,"
 	      "fair\n", stderr);
 	exit(2);
@@ -111,6 +125,7 @@ static void usage(void)
 
 struct opts {
 	const char *json, *commit, *only;
+	bool selftest;
 };
 
 static void parse_opts(int argc, char **argv, struct setup *s,
@@ -123,6 +138,8 @@ static void parse_opts(int argc, char **argv, struct setup *s,
 		{ "commit", required_argument, NULL, 'c' },
 		{ "fair", required_argument, NULL, 'f' },
 		{ "only", required_argument, NULL, 'o' },
+		{ "selftest", no_argument, NULL, 's' },
+		{ "variant", required_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *q = getenv("BENCH_QUICK");
@@ -137,6 +154,8 @@ static void parse_opts(int argc, char **argv, struct setup *s,
 		case 'c': o->commit = optarg; break;
 		case 'f': s->fair = optarg; break;
 		case 'o': o->only = optarg; break;
+		case 's': o->selftest = true; break;
+		case 'v': add_variant(s, optarg); break;
 		default: usage();
 		}
 	}
@@ -192,7 +211,11 @@ static void run_sections(const struct setup *s, const char *only)
 		if (bench_stop)
 			break;
 		if (wanted(only, secs[i].name)) {
+			int64_t t0 = now_ns();
+
 			secs[i].fn(s);
+			printf("  (%s: %.1f s)\n", secs[i].name,
+			       (double)(now_ns() - t0) / 1e9);
 			fflush(stdout);
 		}
 	}
@@ -205,6 +228,7 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_stop };
 	FILE *jf = NULL;
 	const char *me = base_name(argv[0]);
+	int64_t t0;
 
 	for (int i = 0; target_names[i]; i++)
 		if (!strcmp(me, target_names[i]))
@@ -219,6 +243,13 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	watchdog_init();
+	if (o.selftest) {
+		int rc = selftest(&s);
+
+		cleanup_targets(&s);
+		return rc;
+	}
 	for (int i = 0; i < 3; i++)
 		fig.cg_step_us[i] = NAN;
 	fig.t_ratio = fig.u_ratio = fig.thread_vs_pidfd = NAN;
@@ -231,14 +262,17 @@ int main(int argc, char **argv)
 	json_open(jf);
 	json_obj(NULL);
 	sec_machine(&s, o.commit ? o.commit : "unknown");
+	t0 = now_ns();
 	run_sections(&s, o.only);
+	json_num("elapsed_s", (double)(now_ns() - t0) / 1e9);
 	if (!bench_stop)
 		sec_targets();
 	json_bool("interrupted", bench_stop);
 	json_end();
 	json_close();
+	printf("\nbench took %.0f s\n", (double)(now_ns() - t0) / 1e9);
 	if (jf && fclose(jf) == 0)
-		printf("\nJSON: %s\n", o.json);
+		printf("JSON: %s\n", o.json);
 	cleanup_targets(&s);
 	return bench_stop ? 130 : 0;
 }

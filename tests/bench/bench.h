@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #define CMD_ARGS 16
+#define MAX_VARIANTS 3
 
 /* One command line to launch, with what it needs. */
 struct cmd {
@@ -33,8 +34,10 @@ struct setup {
 	const char *runuser;
 	const char *su;
 	const char *fair;           /* the fair-share demo script, or NULL */
+	const char *variant[MAX_VARIANTS];  /* more leash binaries to compare */
 	char dir[64];               /* private temp dir holding the targets */
 	char t_true[96], t_stamp[96], t_sleeper[96], t_holder[96];
+	char t_slowsup[96];
 	int devnull;
 };
 
@@ -42,7 +45,9 @@ extern volatile int bench_stop;     /* set by SIGINT/SIGTERM */
 
 /* run.c: launching. */
 int64_t now_ns(void);
+/* A copy of the environment (of BASE) with NAME=VALUE set. */
 char **env_with(const char *name, const char *value);
+char **env_with_in(char **base, const char *name, const char *value);
 void cmd_set(struct cmd *c, const char *key, const char *label, ...);
 /* C with LEASH_WAIT=WAIT in its environment. */
 void cmd_wait_env(struct cmd *c, const char *wait);
@@ -51,8 +56,16 @@ void cmd_wait_env(struct cmd *c, const char *wait);
 pid_t cmd_spawn(const struct cmd *c, int devnull, int errfd, int pipefd);
 /* Start C with its stdout on OUTFD and the harness's stderr. */
 pid_t cmd_spawn_out(const struct cmd *c, int devnull, int outfd);
-/* Wait for PID; the raw wait status in *STATUS; -1 with errno. */
+/* Wait for PID; the raw wait status in *STATUS; -1 with errno.  A
+ * command still running after WATCHDOG_S seconds is killed (a hung
+ * supervisor must not hang the bench). */
+#ifndef WATCHDOG_S
+#define WATCHDOG_S 60
+#endif
 int cmd_wait(pid_t pid, int *status);
+struct rusage;
+int wait_bounded(pid_t pid, int *status, struct rusage *ru, unsigned secs);
+void watchdog_init(void);
 /* Launch C once and wait; elapsed ns in *NS, the CPU time of the
  * command and of what it reaped in *CPU (if not NULL); 0 when it
  * exited 0. */
@@ -97,6 +110,19 @@ void sec_scale(const struct setup *s);
 void sec_stress(const struct setup *s);
 void sec_fair(const struct setup *s);
 void sec_targets(void);
+
+/* One measurement each, for the self-test.  timing_exit: latency and
+ * whole launch (µs) of a command that runs `stamp`; timing_overshoot:
+ * killed and exited overshoot of one that runs `sleeper` with a 100 ms
+ * deadline; memory_sample: Rss (KiB) and chain of one that runs
+ * `holder`.  0 on success. */
+int timing_exit(const struct setup *s, const struct cmd *c, double *a,
+		double *b);
+int timing_overshoot(const struct setup *s, const struct cmd *c, double *a,
+		     double *b);
+int memory_sample(const struct setup *s, const struct cmd *c, double *rss,
+		  char *chain, size_t len);
+int selftest(const struct setup *s);
 
 /* Figures the sections hand to the targets summary (NaN when unknown). */
 struct figures {

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -251,7 +252,7 @@ static void scale_row(const struct roots *r, int want, const struct step *st,
 	json_num("step_paired_p90_us", st->diff.p90);
 	json_int("failures", st->fails);
 	json_end();
-	fig.cg_step_us[i] = cost;
+	fig.cg_step_us[i] = st->diff.med;      /* paired: steadier */
 }
 
 void sec_scale(const struct setup *s)
@@ -307,6 +308,32 @@ void sec_scale(const struct setup *s)
 	json_end();
 }
 
+#define MAX_PAR 64
+
+static int slot_of(const pid_t *live, int n, pid_t pid)
+{
+	for (int i = 0; i < n; i++)
+		if (live[i] == pid)
+			return i;
+	return 0;
+}
+
+/* waitpid(-1), bounded: if nothing ends in WATCHDOG_S, kill what runs. */
+static pid_t wait_any(pid_t *live, int n, int *status)
+{
+	pid_t pid;
+
+	alarm(WATCHDOG_S);
+	while ((pid = waitpid(-1, status, 0)) < 0 && errno == EINTR)
+		for (int i = 0; i < n && !bench_stop; i++)
+			if (live[i] > 0)
+				kill(live[i], SIGKILL);
+	alarm(0);
+	if (pid > 0)
+		live[slot_of(live, n, pid)] = 0;
+	return pid;
+}
+
 struct stress {
 	int total, par;
 	long fails;
@@ -320,7 +347,7 @@ static void stress_run(const struct setup *s, struct cmd *c, char *uid,
 {
 	int inflight = 0, started = 0, status;
 	int64_t t0 = now_ns();
-	pid_t pid;
+	pid_t pid, live[MAX_PAR] = { 0 };
 
 	x->fails = 0;
 	x->first_bad = 0;
@@ -328,13 +355,16 @@ static void stress_run(const struct setup *s, struct cmd *c, char *uid,
 		while (inflight < x->par && started < x->total && !bench_stop) {
 			snprintf(uid, 16, "%u", STRESS_UID +
 				 (unsigned)(started % STRESS_UIDS));
-			if (cmd_spawn(c, s->devnull, errfd, -1) < 0)
+			pid = cmd_spawn(c, s->devnull, errfd, -1);
+			if (pid < 0) {
 				x->fails++;
-			else
+			} else {
+				live[slot_of(live, x->par, 0)] = pid;
 				inflight++;
+			}
 			started++;
 		}
-		pid = waitpid(-1, &status, 0);
+		pid = wait_any(live, x->par, &status);
 		if (pid < 0)
 			break;
 		inflight--;

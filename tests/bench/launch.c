@@ -9,7 +9,9 @@
 
 enum {
 	R_BARE, R_THREAD, R_PIDFD, R_POLL, R_LTIMEOUT, R_GNU, R_BUSYBOX,
-	R_TOYBOX, R_U_OFF, R_U_CG, R_SETPRIV, R_RUNUSER, R_SU, R_N
+	R_TOYBOX, R_U_OFF, R_U_CG, R_SETPRIV, R_RUNUSER, R_SU,
+	R_VAR,                      /* --variant binaries: -t, then -u rows */
+	R_N = R_VAR + 2 * MAX_VARIANTS
 };
 
 struct series {
@@ -76,6 +78,34 @@ static void peer_rows(const struct setup *s, struct cmd *r)
 	cmd_set(&r[R_SU], "su_timeout",
 		"su nobody -s /bin/sh -c 'timeout 10 true'", s->su, "nobody",
 		"-s", "/bin/sh", "-c", sucmd, NULL);
+}
+
+/* Rows for other leash binaries (--variant), to compare a change with
+ * the build in one run. */
+static void variant_rows(const struct setup *s, struct cmd *r)
+{
+	static char labels[2 * MAX_VARIANTS][64], keys[2 * MAX_VARIANTS][24];
+
+	for (int v = 0; v < MAX_VARIANTS; v++) {
+		const char *path = s->variant[v], *base = path;
+		int t = R_VAR + 2 * v, u = t + 1;
+
+		/* the last two components name it: "patched/leash" */
+		for (const char *q = path; q && *q; q++)
+			if (*q == '/' && q[1] && strchr(q + 1, '/'))
+				base = q + 1;
+		snprintf(keys[2 * v], sizeof keys[0], "variant%d_t", v + 1);
+		snprintf(keys[2 * v + 1], sizeof keys[0], "variant%d_u", v + 1);
+		snprintf(labels[2 * v], sizeof labels[0], "%.24s -t 10 true",
+			 base ? base : "-");
+		snprintf(labels[2 * v + 1], sizeof labels[0],
+			 "%.24s -u nobody (cgroup)", base ? base : "-");
+		cmd_set(&r[t], keys[2 * v], labels[2 * v], path, "-t", "10",
+			s->t_true, NULL);
+		cmd_set(&r[u], keys[2 * v + 1], labels[2 * v + 1], path, "-u",
+			"nobody", "--cgroup=require", "-t", "10", s->t_true,
+			NULL);
+	}
 }
 
 /* Preflight every row; the 100 ms poller (about 100 ms a launch of a
@@ -225,6 +255,8 @@ static void print_row(const struct cmd *c, const struct series *x,
 	       x->fails, x->stride > 1 ? " (sampled)" : "");
 }
 
+static bool s_variants;          /* any --variant given */
+
 static void print_table(const struct cmd *r, const struct series *x,
 			int rounds)
 {
@@ -241,6 +273,10 @@ static void print_table(const struct cmd *r, const struct series *x,
 	json_int("rounds", rounds);
 	json_arr("rows");
 	for (int i = 0; i < R_N; i++) {
+		if (i >= R_VAR && !s_variants)
+			break;
+		if (i >= R_VAR && !r[i].argv[0])
+			continue;
 		row_json(&r[i], &x[i], rt, rs);
 		print_row(&r[i], &x[i], rt, rs);
 	}
@@ -265,10 +301,12 @@ void sec_launch(const struct setup *s)
 {
 	struct cmd r[R_N];
 	struct series x[R_N] = { 0 };
-	int rounds = s->quick ? 100 : 600, warmup = s->quick ? 3 : 10;
+	int rounds = s->quick ? 80 : 600, warmup = s->quick ? 3 : 10;
 
 	peer_rows(s, r);
 	leash_rows(s, r);
+	variant_rows(s, r);
+	s_variants = s->variant[0] != NULL;
 	prepare(s, r, x, rounds);
 	measure(s, r, x, rounds, warmup);
 	summarize(x, rounds);

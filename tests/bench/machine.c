@@ -120,9 +120,9 @@ void sec_targets(void)
 	       fig.t_ratio, "x");
 	target("u_ratio", "leash -u nobody (cgroup) / setpriv chain's", 0.15,
 	       fig.u_ratio, "x");
-	target("exit_detection", "exit detection median (thread, pidfd)",
+	target("exit_detection", "exit detection, net median (thread, pidfd)",
 	       100, fig.exit_med_us, "us");
-	target("overshoot", "deadline overshoot median (thread, pidfd)",
+	target("overshoot", "overshoot median at exit (thread, pidfd)",
 	       1000, fig.overshoot_med_us, "us");
 	target("rss", "supervisor Rss (worst strategy)", 128, fig.rss_kib,
 	       "KiB");
@@ -135,7 +135,7 @@ void sec_targets(void)
 	       0.15, fig.u_ratio_cpu, "x");
 	target("thread_vs_pidfd_cpu", "(cpu time) thread / pidfd", 1.10,
 	       fig.thread_vs_pidfd_cpu, "x");
-	target("cgroup_step", "cgroup step per launch (worst of 1/100/1000)",
+	target("cgroup_step", "cgroup step, paired median (worst of 3)",
 	       50, worst_cg, "us");
 	target("stress_failures", "stress failures", 0,
 	       fig.stress_fail < 0 ? NAN : (double)fig.stress_fail, "");

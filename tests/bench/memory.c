@@ -26,7 +26,7 @@ enum {
 #define MAXP 16
 
 struct sample {
-	double rss, pss;            /* KiB, the chain without the command */
+	double rss, pss, anon;      /* KiB, the chain without the command */
 	char chain[96];             /* comm names, parent first */
 	int threads;                /* of the first process */
 };
@@ -149,6 +149,8 @@ static void sample_tree(struct sample *sm)
 						      "Threads");
 		sm->rss += (double)proc_value(list[i], "smaps_rollup", "Rss");
 		sm->pss += (double)proc_value(list[i], "smaps_rollup", "Pss");
+		sm->anon += (double)proc_value(list[i], "smaps_rollup",
+					       "Anonymous");
 		snprintf(sm->chain + strlen(sm->chain),
 			 sizeof sm->chain - strlen(sm->chain), "%s%s",
 			 sm->chain[0] ? ">" : "", comm);
@@ -195,6 +197,20 @@ static int one(const struct setup *s, const struct cmd *c, struct sample *sm)
 	return sm->chain[0] ? 0 : -1;
 }
 
+int memory_sample(const struct setup *s, const struct cmd *c, double *rss,
+		  char *chain, size_t len)
+{
+	struct sample sm;
+	int rc;
+
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	rc = one(s, c, &sm);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	*rss = sm.rss;
+	snprintf(chain, len, "%s", sm.chain);
+	return rc;
+}
+
 static int cmp_rss(const void *a, const void *b)
 {
 	const struct sample *x = a, *y = b;
@@ -216,10 +232,11 @@ static void print_row(const struct cmd *c, struct sample *v, int n)
 		return;
 	}
 	qsort(v, (size_t)n, sizeof *v, cmp_rss);
-	printf("  %-18s %8.0f %8.0f %8d  %s\n", c->key, v[n / 2].rss,
-	       v[n / 2].pss, v[n / 2].threads, v[n / 2].chain);
+	printf("  %-18s %8.0f %8.0f %8.0f %8d  %s\n", c->key, v[n / 2].rss,
+	       v[n / 2].pss, v[n / 2].anon, v[n / 2].threads, v[n / 2].chain);
 	json_num("rss_kib", v[n / 2].rss);
 	json_num("pss_kib", v[n / 2].pss);
+	json_num("anonymous_kib", v[n / 2].anon);
 	json_int("threads", v[n / 2].threads);
 	json_str("chain", v[n / 2].chain);
 	json_int("samples", n);
@@ -242,9 +259,10 @@ void sec_memory(const struct setup *s)
 				n[i]++;
 	prctl(PR_SET_CHILD_SUBREAPER, 0);
 	printf("\nsupervisor memory while it waits (KiB, smaps_rollup, "
-	       "every process of the chain but the command)\n");
-	printf("  %-18s %8s %8s %8s  %s\n", "supervisor", "Rss", "Pss",
-	       "threads", "chain");
+	       "every process of the chain but the command;\nthreads of the "
+	       "first process)\n");
+	printf("  %-18s %8s %8s %8s %8s  %s\n", "supervisor", "Rss", "Pss",
+	       "Anon", "threads", "chain");
 	json_obj("memory");
 	json_arr("rows");
 	for (int i = 0; i < M_N; i++) {

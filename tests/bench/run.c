@@ -2,8 +2,10 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -24,26 +26,31 @@ int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-char **env_with(const char *name, const char *value)
+char **env_with_in(char **base, const char *name, const char *value)
 {
 	size_t n = 0, k = 0, len = strlen(name);
 	char **env, *item;
 
-	while (environ[n])
+	while (base[n])
 		n++;
 	env = calloc(n + 2, sizeof *env);
 	item = malloc(len + strlen(value) + 2);
 	if (!env || !item)
 		abort();
 	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], name, len) || environ[i][len] != '=')
-			env[k++] = environ[i];
+		if (strncmp(base[i], name, len) || base[i][len] != '=')
+			env[k++] = base[i];
 	strcpy(item, name);
 	item[len] = '=';
 	strcpy(item + len + 1, value);
 	env[k++] = item;
 	env[k] = NULL;
 	return env;
+}
+
+char **env_with(const char *name, const char *value)
+{
+	return env_with_in(environ, name, value);
 }
 
 void cmd_set(struct cmd *c, const char *key, const char *label, ...)
@@ -104,12 +111,44 @@ pid_t cmd_spawn(const struct cmd *c, int devnull, int errfd, int pipefd)
 			 pipefd);
 }
 
+static volatile sig_atomic_t overdue;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	overdue = 1;
+}
+
+void watchdog_init(void)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+
+	sigaction(SIGALRM, &sa, NULL);      /* no SA_RESTART: wait4 returns */
+}
+
+int wait_bounded(pid_t pid, int *status, struct rusage *ru, unsigned secs)
+{
+	overdue = 0;
+	alarm(secs);
+	while (wait4(pid, status, 0, ru) < 0) {
+		if (errno != EINTR) {
+			alarm(0);
+			return -1;
+		}
+		if (overdue) {
+			fprintf(stderr, "bench: %d still running after %u s: "
+				"killed\n", (int)pid, secs);
+			kill(pid, SIGKILL);
+			overdue = 0;
+		}
+	}
+	alarm(0);
+	return 0;
+}
+
 int cmd_wait(pid_t pid, int *status)
 {
-	while (waitpid(pid, status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return 0;
+	return wait_bounded(pid, status, NULL, WATCHDOG_S);
 }
 
 int cmd_time(const struct cmd *c, int devnull, int64_t *ns, int64_t *cpu)
@@ -121,9 +160,8 @@ int cmd_time(const struct cmd *c, int devnull, int64_t *ns, int64_t *cpu)
 
 	if (pid < 0)
 		return -1;
-	while (wait4(pid, &status, 0, &ru) < 0)
-		if (errno != EINTR)
-			return -1;
+	if (wait_bounded(pid, &status, &ru, WATCHDOG_S) < 0)
+		return -1;
 	*ns = now_ns() - t0;
 	/* user + system time of the command and what it reaped itself */
 	if (cpu)
@@ -181,6 +219,13 @@ void cmd_preflight(struct cmd *c, int devnull, int want_status)
 	c->skip = true;
 }
 
+static bool readable(int fd, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, ms) > 0;
+}
+
 void run_capture(const char *const *argv, char *buf, size_t len)
 {
 	struct cmd c = { .key = "capture" };
@@ -195,13 +240,14 @@ void run_capture(const char *const *argv, char *buf, size_t len)
 		goto out;
 	pid = spawn_fds(&c, devnull, p[1], devnull, -1);
 	close(p[1]);
-	while (pid > 0 && got < len - 1 &&
+	/* a version string comes at once: give up after 5 s */
+	while (pid > 0 && got < len - 1 && readable(p[0], 5000) &&
 	       (n = read(p[0], buf + got, len - 1 - got)) > 0)
 		got += (size_t)n;
 	buf[got] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	close(p[0]);
-	if (pid > 0)
+	if (pid > 0 && kill(pid, SIGKILL) == 0)
 		cmd_wait(pid, &status);
 out:
 	if (devnull >= 0)

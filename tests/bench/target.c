@@ -5,15 +5,19 @@
  *   stamp US           sleep US µs, write CLOCK_MONOTONIC ns to fd 3, exit 0
  *   sleeper            like `sleep 10`; on SIGTERM write the time to fd 3,
  *                      then die of the signal
- *   holder [MS]        write the time to fd 3 (ready), live MS ms, exit 0 */
+ *   holder [MS]        write the time to fd 3 (ready), live MS (400) ms
+ *   slowsup ...        a slow supervisor, for the self-test (below) */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench.h"
+
+static int target_slowsup(int argc, char **argv);
 
 static void stamp_fd3(void)
 {
@@ -54,10 +58,38 @@ int target_main(const char *name, int argc, char **argv)
 		sleep_ns(10 * 1000000000LL);
 		return 0;
 	}
+	if (!strcmp(name, "slowsup"))
+		return target_slowsup(argc, argv);
 	if (!strcmp(name, "holder")) {
 		stamp_fd3();
-		sleep_ns((argc > 1 ? atoll(argv[1]) : 600) * 1000000);
+		sleep_ns((argc > 1 ? atoll(argv[1]) : 400) * 1000000);
 		return 0;
 	}
 	return 0;                   /* true */
+}
+
+/* slowsup EXIT_US KILL_US CMD...: a deliberately slow supervisor for the
+ * self-test.  Runs CMD; KILL_US > 0: SIGTERM to it after KILL_US;
+ * after it exited, waits EXIT_US more before exiting itself. */
+static int target_slowsup(int argc, char **argv)
+{
+	pid_t pid;
+	int status;
+
+	if (argc < 4)
+		return 2;
+	pid = fork();
+	if (pid == 0) {
+		execv(argv[3], argv + 3);
+		_exit(127);
+	}
+	if (pid < 0)
+		return 1;
+	if (atoll(argv[2]) > 0) {
+		sleep_ns(atoll(argv[2]) * 1000);
+		kill(pid, SIGTERM);
+	}
+	waitpid(pid, &status, 0);
+	sleep_ns(atoll(argv[1]) * 1000);
+	return 0;
 }

@@ -1,0 +1,148 @@
+#!/usr/bin/env bats
+# The cgroup error paths, per --cgroup mode: no cpu hierarchy, a
+# read-only one, cgroup2 without cpu, a bad --cgroup-root.  The mount
+# tricks run inside a private mount namespace (unshare -m), so the
+# machine's own mounts never change.  Root only.
+
+load helpers
+load cgroup-helpers
+
+setup() {
+	common_setup
+	need_cgroup
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	cg_uids
+	cg_remove_uid "$UA"
+	OUT=$TMP/started
+	PARENT=
+}
+
+teardown() {
+	common_teardown
+	[[ -n ${UA:-} ]] && cg_remove_uid "$UA"
+	if [[ -n ${PARENT:-} ]]; then
+		rmdir "$PARENT"/*/ "$PARENT" 2>/dev/null
+	fi
+	return 0
+}
+
+# in_ns SETUP CMD...: run CMD (leash) after the shell SETUP, in a private
+# mount namespace.
+in_ns() {
+	local setup=$1
+	shift
+	unshare -m --propagation private sh -c "$setup"' || exit 99
+		exec "$@"' sh "$@"
+}
+
+hide_all='mount -t tmpfs leashtest /sys/fs/cgroup'
+
+@test "no cgroup at all: auto runs without and says so under -v" {
+	run in_ns "$hide_all" "$LEASH" -v -u "$UA" -- "$PROBE" -k cgroup
+	assert_status 0
+	[[ $output == *"leash: running without a cgroup: no cgroup mount with the cpu controller"* ]]
+	[[ $(cpu_path_of "$output") == / ]]
+}
+
+@test "no cgroup at all: require fails with 125 and starts nothing" {
+	run in_ns "$hide_all" "$LEASH" --cgroup=require -u "$UA" -- \
+		"$PROBE" -o "$OUT"
+	assert_status 125
+	[[ ${lines[0]} == "leash: no cgroup mount with the cpu controller"* ]]
+	[[ ! -e $OUT ]]
+}
+
+@test "no cgroup at all: off runs quietly" {
+	run in_ns "$hide_all" "$LEASH" -v --cgroup=off -u "$UA" -- true
+	assert_status 0
+	[[ $output != *cgroup* ]]
+}
+
+# The cpu hierarchy's mount, bound read-only over itself.
+ro_cpu() {
+	echo "mount --bind $CG_CPU $CG_CPU && mount -o remount,bind,ro $CG_CPU"
+}
+
+@test "read-only cpu hierarchy: auto runs without, naming path and EROFS" {
+	run in_ns "$(ro_cpu)" "$LEASH" -v -u "$UA" -- "$PROBE" -k cgroup
+	assert_status 0
+	[[ $output == *"leash: running without a cgroup: cannot create cgroup '$CG_TOP"*"': Read-only file system"* ]]
+	[[ $(cpu_path_of "$output") == / ]]
+	[[ ! -e $(cpu_group "$UA") ]]
+}
+
+@test "read-only cpu hierarchy: require fails with path, EROFS and a hint" {
+	run in_ns "$(ro_cpu)" "$LEASH" --cgroup=require -u "$UA" -- \
+		"$PROBE" -o "$OUT"
+	assert_status 125
+	[[ ${lines[0]} == "leash: cannot create cgroup '$CG_TOP"*"': Read-only file system"* ]]
+	[[ ${lines[0]} == *"--cgroup-root"* ]]
+	[[ ! -e $OUT ]]
+}
+
+@test "hybrid, read-only cgroup2: auto keeps the cpu group, loses the leaf" {
+	[[ $CG_V == 1 && -n $CG2 ]] || skip "needs cpu on v1 and a cgroup2 mount"
+	run in_ns "mount --bind $CG2 $CG2 && mount -o remount,bind,ro $CG2" \
+		"$LEASH" -v -u "$UA" -- "$PROBE" -k cgroup
+	assert_status 0
+	[[ $output == *"leash: cgroup: no per-launch leaf: cannot create cgroup '$LEAF_TOP"*"Read-only file system"* ]]
+	[[ $(cpu_path_of "$output") == /leash/uid_$UA ]]
+	run in_ns "mount --bind $CG2 $CG2 && mount -o remount,bind,ro $CG2" \
+		"$LEASH" --cgroup=require -u "$UA" -- "$PROBE" -o "$OUT"
+	assert_status 125
+	[[ ${lines[0]} == *"Read-only file system"* ]]
+	[[ ! -e $OUT ]]
+}
+
+@test "cgroup2 without cpu and no v1 cpu: no controller available" {
+	[[ $CG_V == 1 ]] || skip "cpu is on cgroup2 here"
+	only_v2="$hide_all && mkdir /sys/fs/cgroup/unified &&
+		mount -t cgroup2 leashtest /sys/fs/cgroup/unified"
+	run in_ns "$only_v2" "$LEASH" -v -u "$UA" -- "$PROBE" -k cgroup
+	assert_status 0
+	[[ $output == *"leash: running without a cgroup: no cpu cgroup controller available"* ]]
+	run in_ns "$only_v2" "$LEASH" --cgroup=require -u "$UA" -- \
+		"$PROBE" -o "$OUT"
+	assert_status 125
+	[[ ${lines[0]} == "leash: no cpu cgroup controller available (not in /sys/fs/cgroup/unified/cgroup.controllers"* ]]
+	[[ ! -e $OUT ]]
+}
+
+@test "--cgroup-root where cpu is not enabled: names the group and the fix" {
+	[[ -n $CG2 ]] || skip "no cgroup2 mount"
+	# A cgroup2 parent that enables nothing for its children.
+	PARENT=$CG2/leashtest.$$
+	mkdir "$PARENT"
+	run "$LEASH" --cgroup=require --cgroup-root "$PARENT/r" -u "$UA" -- \
+		"$PROBE" -o "$OUT"
+	assert_status 125
+	[[ ${lines[0]} == "leash: cpu controller not enabled for '$PARENT/r' (enable cpu in the parent's cgroup.subtree_control or delegate it)"* ]]
+	[[ ! -e $OUT ]]
+	# What this attempt made is gone again.
+	[[ ! -e $PARENT/r ]]
+	run "$LEASH" -v --cgroup-root "$PARENT/r" -u "$UA" -- true
+	assert_status 0
+	[[ $output == *"leash: running without a cgroup: cpu controller not enabled for '$PARENT/r'"* ]]
+}
+
+@test "--cgroup-root outside cgroupfs is an error even in auto" {
+	run "$LEASH" --cgroup-root "$TMP/nocg" -u "$UA" -- "$PROBE" -o "$OUT"
+	assert_status 125
+	[[ ${lines[0]} == "leash: --cgroup-root '$TMP/nocg' is not on a cgroup filesystem"* ]]
+	[[ ! -e $OUT ]]
+}
+
+@test "v2: a process in R is reported, not silently broken" {
+	[[ $CG_V == 2 ]] || skip "cpu is not on cgroup2 here"
+	mkdir -p "$CG_TOP"
+	"$PROBE" -m "$MARK" -s inf >/dev/null 2>&1 &
+	pid=$!
+	track "$pid"
+	echo "$pid" >"$CG_TOP/cgroup.procs"
+	run "$LEASH" -u "$UA" -- "$PROBE" -o "$OUT"
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null || true
+	assert_status 125
+	[[ ${lines[0]} == "leash: cgroup '$CG_TOP' "* ]]
+	[[ ! -e $OUT ]]
+}

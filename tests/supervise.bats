@@ -1,0 +1,344 @@
+#!/usr/bin/env bats
+# leash's supervision core, native personality:
+#   leash [-t DURATION] [-s SIG] [-k DUR] [--preserve-status] [--foreground]
+#         [-v] [--] COMMAND [ARG]...
+# `make check` runs this file once per LEASH_WAIT strategy (thread, pidfd,
+# poll); the tests below that name a strategy loop over all three.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+	common_setup
+}
+
+teardown() {
+	common_teardown
+}
+
+WAITS="thread pidfd poll"
+
+# A shell with only descriptors 0, 1 and 2 open runs "$@".
+only_std_fds() {
+	bash -c 'for f in /proc/$$/fd/*; do n=${f##*/}; ((n > 2)) && eval "exec $n>&-"; done; exec "$@"' bash "$@"
+}
+
+# --- what the command sees ---------------------------------------------------
+
+@test "child: its own new process group, same session, parent is leash" {
+	run bash -c 'echo $$; exec "$LEASH" -t 10 probe' 
+	assert_status 0
+	local lpid=${lines[0]}
+	printf '%s\n' "$output" >"$TMP/r"
+	[ "$(report_get ppid "$TMP/r")" = "$lpid" ]
+	[ "$(report_get pgid "$TMP/r")" = "$(report_get pid "$TMP/r")" ]
+	[ "$(report_get sid "$TMP/r")" = "$(probe -k sid)" ]
+}
+
+@test "child: without -t too (no deadline)" {
+	run leash probe -k pgid -s 0.3 -x 4
+	assert_status 4
+	[ "$output" != "$(probe -k pgid)" ]
+}
+
+@test "child: --foreground keeps the caller's process group" {
+	run leash --foreground -t 10 probe -k pgid
+	assert_status 0
+	assert_output "$(probe -k pgid)"
+}
+
+@test "child: signal mask as the caller had it, nothing of leash's" {
+	local mine
+	mine=$(probe -k sigmask)
+	run leash -t 10 probe -k sigmask
+	assert_output "$mine"
+	run "$PROBE" -b USR1,WINCH -- leash -t 10 -k 5 probe -k blocked
+	assert_output USR1,WINCH
+}
+
+@test "child: dispositions reset: nothing ignored that the caller did not ignore" {
+	run "$PROBE" -d INT,QUIT -- leash -t 10 probe -k ignored
+	assert_output none
+	# SIGCHLD ignored by the caller: default again (DESIGN.md).
+	run "$PROBE" -d INT,QUIT -i CHLD -- leash -t 10 probe -k ignored
+	assert_output none
+}
+
+@test "child: signals ignored by the caller stay ignored" {
+	run "$PROBE" -d INT,QUIT -i HUP,PIPE -- leash -t 10 probe -k ignored
+	assert_output HUP,PIPE
+}
+
+@test "child: no leash descriptor leaks into the command" {
+	local w
+	for w in $WAITS; do
+		LEASH_WAIT=$w run only_std_fds "$LEASH" -t 10 -k 5 -v probe -k fds
+		echo "LEASH_WAIT=$w" >&2
+		assert_output 0,1,2
+		LEASH_WAIT=$w run only_std_fds "$LEASH" probe -k fds
+		assert_output 0,1,2
+	done
+	# Inherited descriptors do pass.
+	run only_std_fds bash -c 'exec 5</dev/null; exec "$LEASH" -t 10 probe -k fds'
+	assert_output 0,1,2,5
+}
+
+@test "child: environment, cwd and argv[0] are the caller's" {
+	cd "$TMP"
+	LEASH_TEST_VAR=x run leash -t 10 probe -k env:LEASH_TEST_VAR
+	assert_output x
+	run leash -t 10 probe -k cwd
+	assert_output "$TMP"
+	run leash -t 10 probe -k argv0
+	assert_output probe
+}
+
+# --- parent death --------------------------------------------------------------
+
+@test "PDEATHSIG: kill -9 leash and the command dies" {
+	local w
+	for w in $WAITS; do
+		rm -f "$TMP/ready"
+		LEASH_WAIT=$w leash -t 30 probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
+		local lpid=$!
+		track "$lpid"
+		wait_file "$TMP/ready"
+		local cpid
+		cpid=$(report_get pid "$TMP/ready")
+		[ "$(report_get ppid "$TMP/ready")" = "$lpid" ]
+		kill -KILL "$lpid"
+		wait "$lpid" || true
+		echo "LEASH_WAIT=$w: command $cpid" >&2
+		wait_gone "$cpid" 5
+	done
+}
+
+@test "PDEATHSIG: also without a deadline" {
+	leash probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
+	local lpid=$!
+	track "$lpid"
+	wait_file "$TMP/ready"
+	kill -KILL "$lpid"
+	wait "$lpid" || true
+	wait_gone "$(report_get pid "$TMP/ready")" 5
+}
+
+@test "parent check: leash as PID 1 of a pid namespace still runs the command" {
+	need_root "unshare of a pid namespace"
+	command -v unshare >/dev/null || skip "no unshare"
+	unshare -fp true 2>/dev/null || skip "cannot unshare a pid namespace here"
+	run unshare -fp "$LEASH" -t 10 sh -c 'exit 3'
+	assert_status 3
+	run unshare -fp "$LEASH" -t 0.1 sleep 10
+	assert_status 124
+}
+
+# --- exit detection and the one reap ----------------------------------------------
+
+@test "wait strategies: exit status, deadline and prompt exit with each" {
+	local w t0
+	for w in $WAITS; do
+		echo "LEASH_WAIT=$w" >&2
+		LEASH_WAIT=$w run bounded leash -t 30 sh -c 'exit 5'
+		assert_status 5
+		LEASH_WAIT=$w run bounded leash -t 0.1 sleep 10
+		assert_status 124
+		# Exit noticed, not the 30 s deadline: generous bound.
+		t0=$(now_us)
+		LEASH_WAIT=$w run bounded leash -t 30 true
+		assert_status 0
+		(($(now_us) - t0 < 10000000))
+	done
+}
+
+@test "wait strategies: an invalid LEASH_WAIT is a clear error, 125, nothing run" {
+	LEASH_WAIT=bogus run leash -t 10 touch "$TMP/ran"
+	assert_status 125
+	[[ $output == leash:*LEASH_WAIT* ]]
+	[ ! -e "$TMP/ran" ]
+	LEASH_WAIT=threads run leash touch "$TMP/ran"
+	assert_status 125
+	[ ! -e "$TMP/ran" ]
+}
+
+@test "wait strategies: poll exits promptly for a command that already exited" {
+	local t0 i
+	t0=$(now_us)
+	for i in 1 2 3 4 5; do
+		LEASH_WAIT=poll run bounded leash -t 60 sh -c 'exit 2'
+		assert_status 2
+	done
+	(($(now_us) - t0 < 20000000))
+}
+
+@test "reap: nothing orphaned, nothing left (child subreaper view)" {
+	local w
+	for w in $WAITS; do
+		echo "LEASH_WAIT=$w" >&2
+		LEASH_WAIT=$w run "$PROBE" -R -T 20 -- leash -t 10 true
+		assert_output "status=exit:0
+left=none
+orphans=0"
+		LEASH_WAIT=$w run "$PROBE" -R -T 20 -- leash -t 0.1 sleep 10
+		assert_output "status=exit:124
+left=none
+orphans=0"
+		LEASH_WAIT=$w run "$PROBE" -R -T 20 -- leash -t 0.1 -k 0.1 probe -t -s 10 -q
+		assert_output "status=exit:137
+left=none
+orphans=0"
+	done
+}
+
+@test "reap: leash reaps and exits when the command exits, a grandchild lives on" {
+	local w t0
+	for w in $WAITS; do
+		echo "LEASH_WAIT=$w" >&2
+		t0=$(now_us)
+		LEASH_WAIT=$w run "$PROBE" -R -G 0.1 -T 20 -- leash -t 30 sh -c 'probe -m "$1" -s 30 -q & exit 6' sh "$MARK"
+		[ "${lines[0]}" = status=exit:6 ]
+		# Not held up by the grandchild (the subreaper kills it: left=).
+		[[ ${lines[1]} == left=*:probe ]]
+		(($(now_us) - t0 < 15000000))
+	done
+}
+
+@test "reap: a command exiting right at the deadline gives 0 or 124, nothing else" {
+	local i w st
+	for w in $WAITS; do
+		for i in $(seq 10); do
+			st=0
+			LEASH_WAIT=$w bounded leash -t 0.02 sleep 0.02 || st=$?
+			[[ $st == 0 || $st == 124 ]] || { echo "LEASH_WAIT=$w: status $st" >&2; false; }
+			st=0
+			LEASH_WAIT=$w bounded leash -t 0.02 -k 0.001 sleep 0.021 || st=$?
+			[[ $st == 0 || $st == 124 || $st == 137 ]] || { echo "LEASH_WAIT=$w -k: status $st" >&2; false; }
+		done
+	done
+}
+
+@test "reap: signal noise while waiting changes nothing" {
+	local w i st t0
+	for w in $WAITS; do
+		LEASH_WAIT=$w leash -t 0.6 probe -m "$MARK" -s 30 -q &
+		local lpid=$!
+		track "$lpid"
+		t0=$(now_us)
+		for i in $(seq 20); do
+			kill -WINCH "$lpid" 2>/dev/null || true
+			kill -CHLD "$lpid" 2>/dev/null || true
+			kill -CONT "$lpid" 2>/dev/null || true
+			sleep 0.01
+		done
+		st=0
+		wait "$lpid" || st=$?
+		echo "LEASH_WAIT=$w: status $st" >&2
+		[ "$st" -eq 124 ]
+		(($(now_us) - t0 < 15000000))
+	done
+	assert_no_leftovers
+}
+
+# --- the deadline, native spelling ---------------------------------------------------
+
+@test "native: -t, -s, -k, --preserve-status, -v" {
+	run bounded leash -t 0.1 sleep 10
+	assert_status 124
+	run bounded leash -t 0.1 -s HUP --preserve-status sleep 10
+	assert_status 129
+	run bounded leash -t 0.1 -k 0.1 probe -t -s 10 -q
+	assert_status 137
+	run bounded leash --timeout=0.1 --signal=KILL sleep 10
+	assert_status 137
+	run --separate-stderr bounded leash -v -t 0.1 sleep 10
+	assert_status 124
+	[[ $'\n'$stderr$'\n' == *$'\n'"leash: sending signal TERM to command 'sleep'"$'\n'* ]]
+}
+
+@test "native: the command's status and signal death pass through" {
+	run leash sh -c 'exit 9'
+	assert_status 9
+	run "$PROBE" -W -T 20 -- leash -t 10 sh -c 'kill -USR1 $$'
+	assert_status 138
+	[ "${lines[0]}" = status=signal:10 ]
+}
+
+@test "native: grandchildren die at the deadline; --foreground spares them" {
+	run bounded leash -t 0.2 sh -c 'probe -m "$1" -s 30 -q >/dev/null 2>&1 & wait' sh "$MARK"
+	assert_status 124
+	assert_no_leftovers
+	run bounded leash --foreground -t 0.2 sh -c 'probe -m "$1" -s 30 -q >/dev/null 2>&1 & exec sleep 10' sh "$MARK"
+	assert_status 124
+	[ -n "$(marked_pids)" ]
+}
+
+@test "native: a stopped command is continued and dies" {
+	run bounded leash -t 0.2 sh -c 'kill -STOP $$; : "$1"' sh "$MARK"
+	assert_status 124
+	assert_no_leftovers
+}
+
+@test "native: signals sent to leash are forwarded" {
+	local s st
+	for s in TERM INT HUP QUIT USR1 USR2; do
+		rm -f "$TMP/ready" "$TMP/log"
+		"$PROBE" -d INT,QUIT -- leash -t 30 probe -c "$s" -E -x 42 -l "$TMP/log" -o "$TMP/ready" -m "$MARK" -s 30 -q &
+		local lpid=$!
+		track "$lpid"
+		wait_file "$TMP/ready"
+		kill -"$s" "$lpid"
+		st=0
+		wait "$lpid" || st=$?
+		echo "signal $s: status $st, log $(cat "$TMP/log" 2>&1)" >&2
+		[ "$st" -eq 42 ]
+		grep -qx "$s" "$TMP/log"
+	done
+}
+
+@test "native: exec failures are 126 and 127 with a leash: message" {
+	run -127 leash no-such-command-$MARK
+	[[ $output == "leash: "*"no-such-command-$MARK"*"No such file or directory" ]]
+	run leash "$TMP"
+	assert_status 126
+	[[ $output == "leash: "*"Permission denied" ]]
+}
+
+@test "native: leash timeout ... is the timeout personality" {
+	run bounded leash timeout 0.1 sleep 10
+	assert_status 124
+	run leash timeout 10 sh -c 'exit 4'
+	assert_status 4
+	run leash timeout -z 1 true
+	assert_status 125
+}
+
+# --- usage errors ----------------------------------------------------------------
+
+@test "usage: bad native options say leash:, exit 125, run nothing" {
+	local args
+	while IFS= read -r args; do
+		eval "run \"\$LEASH\" $args touch \"\$TMP/ran\""
+		echo "leash $args -> $status: $output" >&2
+		assert_status 125
+		[[ ${lines[0]} == "leash: "* ]]
+	done <<'EOF'
+-z
+--no-such-option
+-t 1x
+-t ''
+-t -1
+-k 1x -t 1
+-s FOO -t 1
+-s 200 -t 1
+--timeout=
+--foreground=yes -t 1
+EOF
+	[ ! -e "$TMP/ran" ]
+	run "$LEASH" -t
+	assert_status 125
+	[[ ${lines[0]} == "leash: "* ]]
+	run "$LEASH"
+	assert_status 125
+	run "$LEASH" -t 5
+	assert_status 125
+}
