@@ -21,10 +21,11 @@ extern char **environ;
 static const struct personality {
 	const char *name;
 	int (*main)(int, char **);
+	int fail_status;        /* the personality's own-failure exit code */
 } personalities[] = {
-	{ "leash", leash_main },
-	{ "su", su_main },
-	{ "timeout", timeout_main },
+	{ "leash", leash_main, EXIT_CANCELED },
+	{ "su", su_main, 1 },
+	{ "timeout", timeout_main, EXIT_CANCELED },
 };
 
 static const struct personality *personality_find(const char *argv0)
@@ -42,16 +43,19 @@ int main(int argc, char **argv)
 {
 	if (argc < 1 || !argv[0])
 		return EXIT_ENOENT;
+	const struct personality *p = personality_find(argv[0]);
+	if (p->main == leash_main && argc > 1 &&
+	    (!strcmp(argv[1], "timeout") || !strcmp(argv[1], "su"))) {
+		p = personality_find(argv[1]);
+		argc--, argv++;
+	}
 	/* Setuid or file capabilities: whoever started us may not be
 	 * allowed what we would do for them, and leash asks no password. */
 	if (getauxval(AT_SECURE)) {
-		diag_die(EXIT_CANCELED, "refusing to run setuid or with file "
+		diag_prog = p->name;
+		diag_die(p->fail_status, "refusing to run setuid or with file "
 			 "capabilities: leash does not authenticate");
 	}
-	const struct personality *p = personality_find(argv[0]);
-	if (p->main == leash_main && argc > 1 &&
-	    (!strcmp(argv[1], "timeout") || !strcmp(argv[1], "su")))
-		return personality_find(argv[1])->main(argc - 1, argv + 1);
 	return p->main(argc, argv);
 }
 
@@ -269,7 +273,8 @@ static void native_command(struct plan *p, const struct native_opts *o,
 		diag_warn("missing command");
 		leash_try();
 	}
-	const char *shell = p->id.shell && *p->id.shell ? p->id.shell : "/bin/sh";
+	const char *shell = p->id.shell && *p->id.shell ? p->id.shell
+							 : env_default_shell();
 	const char *base = strrchr(shell, '/');
 	snprintf(dash_name, sizeof dash_name, "-%s", base ? base + 1 : shell);
 	login_argv[0] = dash_name;
@@ -309,9 +314,11 @@ int leash_main(int argc, char **argv)
 	while ((c = opt_next(&st)) != -1)
 		native_option(c, st.arg, &p, &o);
 	native_resolve(&p, &o);
-	bool switching = ident_changes_uid(&p.id) ||
-			 (p.id.have_gid && p.id.gid != getegid()) || p.id.have_groups;
-	if (switching && geteuid() != 0)
+	const char *bad;
+	if (ident_check_caps(&p.id, &bad) < 0)
+		diag_die(EXIT_CANCELED, "invalid capability %s in --keep-caps",
+			 diag_quote(bad));
+	if (ident_check_privilege(&p.id) < 0)
 		diag_die(EXIT_CANCELED, "cannot switch to another user: "
 			 "leash does not authenticate; run it as root");
 	native_command(&p, &o, &argv[st.ind]);

@@ -17,8 +17,10 @@
 #include "diag.h"
 #include "mountinfo.h"
 
-/* Bound for "removed under us, make it again" loops. */
+/* Bounds for "removed under us, make it again" loops; the child's is
+ * larger since a preempted child can lose the race several times. */
 #define CG_RETRIES 8
+#define CG_JOIN_RETRIES 32
 /* Returned by build steps when a parent vanished: start over. */
 #define CG_AGAIN (-2)
 
@@ -409,7 +411,10 @@ static void cg_sweep(const struct cgroup_plan *cg)
 	struct dirent *e;
 	DIR *d;
 
-	if (!cg->leaf[0] || !(d = opendir(cg->leaf_uid)))
+	/* Usually nothing is there: one read instead of a directory scan. */
+	if (!cg->leaf[0] ||
+	    cgfs_key(cg->leaf_uid, "cgroup.stat", "nr_descendants") == 0 ||
+	    !(d = opendir(cg->leaf_uid)))
 		return;
 	while ((e = readdir(d))) {
 		if (strncmp(e->d_name, "run_", 4) != 0 ||
@@ -498,7 +503,7 @@ static int cg_rebuild(const struct cgroup_plan *cg, bool leaf_chain)
 static int cg_join_one(const struct cgroup_plan *cg, const char *dir,
 		       bool leaf_chain)
 {
-	for (int i = 0; i < CG_RETRIES; i++) {
+	for (int i = 0; i < CG_JOIN_RETRIES; i++) {
 		if (cgfs_write(dir, "cgroup.procs", "0") == 0)
 			return 0;
 		if (errno != ENOENT && errno != ENODEV)

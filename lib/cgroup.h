@@ -3,7 +3,7 @@
  * the child is unreaped, cgroup_release after the reap.
  * Child: cgroup_join, while still root, before the identity switch.
  *
- * Layout.  v2 (cpu on cgroup2): R/uid_<uid>/run_<pid>_<starttime>,
+ * Layout.  v2 (cpu on cgroup2): R/uid_<uid>/run_<pid>_<boot ns>,
  * R = <cgroup2 mount>/leash or --cgroup-root; "+cpu" only in R's
  * cgroup.subtree_control; processes only in the leaf.  v1 (cpu on a
  * legacy hierarchy): <cpu mount>/leash/uid_<uid> holds the processes
@@ -84,8 +84,9 @@ int cgroup_signal(const struct cgroup_plan *cg, int sig);
 /* SIGKILL the whole leaf: cgroup.kill, else freeze + kill + thaw. */
 int cgroup_kill(const struct cgroup_plan *cg);
 /* After the reap: kill leftovers if asked, remove our leaf once it is
- * empty (bounded wait); a leaf with leftovers stays and is swept by a
- * later launch of the same uid.  The uid groups are never removed. */
+ * empty (bounded wait: 2 s after a kill or a signal, else none); a leaf
+ * with leftovers stays.  Then sweep: empty leaves of the same uid whose
+ * creator is gone are removed.  The uid groups are never removed. */
 void cgroup_release(struct cgroup_plan *cg);
 
 #endif
