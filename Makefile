@@ -46,6 +46,11 @@ endif
 # SANITIZE=1: a dynamic ASan+UBSan build of the same sources in build-san/.
 ifeq ($(SANITIZE),1)
 B := build-san
+else
+B := build
+endif
+KINC_DIR := $(if $(KINC_LINUX),$(B)/kinc)
+ifeq ($(SANITIZE),1)
 SAN_CC ?= gcc
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -g
@@ -57,7 +62,6 @@ BUILD_LIBCAP_LIBS := $(if $(filter dir,$(LIBCAP)),$(filter -L% -Wl%,$(LIBCAP_LIB
 KINC :=
 BUILD_SIZE :=
 else
-B := build
 SAN_FLAGS :=
 BUILD_SIZE := $(CFLAGS_SIZE)
 BUILD_CC := $(CC)
@@ -65,7 +69,7 @@ BUILD_CPPFLAGS := $(CPPFLAGS_AUTO)
 BUILD_LDFLAGS := $(LDFLAGS_AUTO) $(LDFLAGS_SIZE)
 BUILD_LIBCAP_CFLAGS := $(LIBCAP_CFLAGS)
 BUILD_LIBCAP_LIBS := $(LIBCAP_LIBS)
-KINC := $(if $(KINC_LINUX),$(B)/kinc)
+KINC := $(KINC_DIR)
 endif
 
 WERROR ?= 0
@@ -111,15 +115,19 @@ $(B)/obj/%.o: $(srcdir)/%.c $(B)/.flags | $(KINC) $(LIBCAP_A)
 	@echo "  CC      $<"
 	$(Q)$(BUILD_CC) $(ALL_CPPFLAGS) $(BUILD_LIBCAP_CFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-# Test helpers (tests/probe.c, ...): static like leash, since check-vm
-# copies them into a guest; no libcap, and no sanitizer, so that they
-# report what the command sees rather than what ASan adds.
-HELPER_CFLAGS = $(filter-out $(SAN_FLAGS),$(ALL_CFLAGS))
-HELPER_LDFLAGS = $(filter-out $(SAN_FLAGS),$(ALL_LDFLAGS))
-$(B)/%: $(srcdir)/tests/%.c $(B)/.flags | $(KINC)
+# Test helpers (tests/probe.c, ...): the configured toolchain in every
+# mode (static musl by default, since check-vm copies them into a guest),
+# no libcap and no sanitizer: under SANITIZE=1 the probe still reports
+# what the command sees, measured by the same instrument.
+HELPER_CPPFLAGS = -I$(srcdir)/lib -I$(srcdir)/cmd $(CPPFLAGS_AUTO) \
+	$(if $(KINC_DIR),-isystem $(KINC_DIR)) $(CPPFLAGS)
+HELPER_CFLAGS = $(CFLAGS_AUTO) $(CFLAGS_SIZE) $(CFLAGS_WARN) \
+	$(if $(filter 1,$(WERROR)),$(CFLAGS_WERROR)) $(CFLAGS)
+HELPER_LDFLAGS = $(LDFLAGS_AUTO) $(LDFLAGS_SIZE) $(LDFLAGS)
+$(B)/%: $(srcdir)/tests/%.c $(B)/.flags | $(KINC_DIR)
 	@mkdir -p $(B)/obj
 	@echo "  CC      $<"
-	$(Q)$(BUILD_CC) $(ALL_CPPFLAGS) $(HELPER_CFLAGS) -MMD -MP -MF $(B)/obj/$*.d $(HELPER_LDFLAGS) -o $@.tmp $< $(LIBS)
+	$(Q)$(CC) $(HELPER_CPPFLAGS) $(HELPER_CFLAGS) -MMD -MP -MF $(B)/obj/$*.d $(HELPER_LDFLAGS) -o $@.tmp $< $(LIBS)
 	$(Q)mv -f $@.tmp $@
 
 $(B)/bench: $(BENCH_OBJS) $(B)/.flags

@@ -24,7 +24,7 @@ int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err)
 	}
 	uid_t uid = plan->id.have_uid ? plan->id.uid : getuid();
 	if (plan->cg.mode != CGROUP_OFF && cgroup_prepare(&plan->cg, uid, &what) < 0) {
-		diag_warn_errno(errno, "%s", what);
+		diag_warn("%s", what);
 		return -1;
 	}
 	if (supervise_prepare(&ss) < 0 || spawn_start(plan, &ss.orig_mask, &c) < 0) {

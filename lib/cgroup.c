@@ -24,8 +24,10 @@
 /* Returned by build steps when a parent vanished: start over. */
 #define CG_AGAIN (-2)
 
-/* The parent signalled the leaf: the release waits for it to empty. */
-static bool cg_signalled;
+/* What the parent sent the leaf: the release waits for it to empty,
+ * briefly after a catchable signal (its handlers may run on), longer
+ * after SIGKILL (only exiting tasks still pin the group). */
+static int cg_wait_ms;
 
 static void cg_note(const struct cgroup_plan *cg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -544,6 +546,8 @@ const char *cgroup_join_error(struct cgroup_plan *cg, int step, int err)
 
 	if (err == EOPNOTSUPP)
 		hint = "a process sits in a parent cgroup; move it out";
+	else if (err == EINVAL && cg->version == 1 && path == cg->cpu_uid)
+		hint = "a real-time task needs cpu.rt_runtime_us in the group";
 	else if (err == EBUSY)
 		hint = "a parent cgroup has processes and controllers";
 	cg_fail(cg, err, false, hint, "cannot join cgroup %s",
@@ -584,7 +588,8 @@ static int cg_signal_leaf(const struct cgroup_plan *cg, int sig, pid_t skip)
 	bool frozen;
 	int n;
 
-	cg_signalled = true;
+	if (cg_wait_ms < (sig == SIGKILL ? 1000 : 100))
+		cg_wait_ms = sig == SIGKILL ? 1000 : 100;
 	frozen = cg_freeze(cg);
 	n = cgfs_each_pid(cg->leaf, cg_kill_pid, &s);
 	if (frozen)
@@ -609,7 +614,7 @@ int cgroup_kill(const struct cgroup_plan *cg)
 {
 	if (!cg->active || !cg->leaf[0])
 		return 0;
-	cg_signalled = true;
+	cg_wait_ms = 1000;
 	/* cgroup.kill (5.14) also catches forks racing with it. */
 	if (cgfs_write(cg->leaf, "cgroup.kill", "1") == 0)
 		return 0;
@@ -618,7 +623,7 @@ int cgroup_kill(const struct cgroup_plan *cg)
 
 void cgroup_release(struct cgroup_plan *cg)
 {
-	int wait = cg->kill_leftovers || cg_signalled ? 2000 : 0;
+	int wait;
 
 	if (!cg->active)
 		return;
@@ -631,6 +636,7 @@ void cgroup_release(struct cgroup_plan *cg)
 	if (cg->kill_leftovers &&
 	    cgfs_key(cg->leaf, "cgroup.events", "populated") != 0)
 		cgroup_kill(cg);
+	wait = cg_wait_ms;
 	cg->active = false;
 	if (cgfs_wait_event(cg->leaf, "populated", 0, wait) < 0 &&
 	    errno != ENOENT) {

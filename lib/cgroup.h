@@ -84,9 +84,10 @@ int cgroup_signal(const struct cgroup_plan *cg, int sig);
 /* SIGKILL the whole leaf: cgroup.kill, else freeze + kill + thaw. */
 int cgroup_kill(const struct cgroup_plan *cg);
 /* After the reap: kill leftovers if asked, remove our leaf once it is
- * empty (bounded wait: 2 s after a kill or a signal, else none); a leaf
- * with leftovers stays.  Then sweep: empty leaves of the same uid whose
- * creator is gone are removed.  The uid groups are never removed. */
+ * empty (bounded wait: 1 s after SIGKILL, 0.1 s after another signal to
+ * the leaf, else none); a leaf with leftovers stays.  Then sweep: empty
+ * leaves of the same uid whose creator is gone are removed.  The uid
+ * groups are never removed. */
 void cgroup_release(struct cgroup_plan *cg);
 
 #endif

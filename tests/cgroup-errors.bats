@@ -146,3 +146,17 @@ ro_cpu() {
 	[[ ${lines[0]} == "leash: cgroup '$CG_TOP' "* ]]
 	[[ ! -e $OUT ]]
 }
+
+@test "a join failure in the child: 125 with path, errno and hint" {
+	[[ $CG_V == 1 ]] || skip "needs the v1 cpu hierarchy"
+	command -v chrt >/dev/null || skip "no chrt(1)"
+	# A real-time task cannot join a v1 cpu group whose
+	# cpu.rt_runtime_us is 0, the default of a new group.
+	[[ -e $CG_TOP/cpu.rt_runtime_us ]] || mkdir -p "$CG_TOP"
+	[[ -e $CG_TOP/cpu.rt_runtime_us ]] || skip "no RT group scheduling"
+	run chrt -f 1 "$LEASH" -u "$UA" -- "$PROBE" -o "$OUT"
+	assert_status 125
+	assert_output "leash: cannot join cgroup '$(cpu_group "$UA")': Invalid argument (a real-time task needs cpu.rt_runtime_us in the group)"
+	[[ ! -e $OUT ]]
+	[[ -z $(leaves_of "$UA") ]]
+}

@@ -131,6 +131,8 @@ teardown() {
 	[[ $sid == "$pid" ]]
 	wait_gone "$pid" 5
 	assert_no_leftovers
+	# Its leaf is gone, at the latest after the next launch's sweep.
+	run "$LEASH" -u "$UA" -- true
 	[[ -z $(leaves_of "$UA") ]]
 }
 

@@ -221,6 +221,18 @@ static void run_sections(const struct setup *s, const char *only)
 	}
 }
 
+/* Unknown until a section measures it. */
+static void figures_init(void)
+{
+	for (int i = 0; i < 3; i++)
+		fig.cg_step_us[i] = NAN;
+	fig.t_ratio = fig.u_ratio = fig.thread_vs_pidfd = NAN;
+	fig.t_ratio_cpu = fig.u_ratio_cpu = fig.thread_vs_pidfd_cpu = NAN;
+	fig.exit_med_us = fig.overshoot_med_us = NAN;
+	fig.rss_kib = fig.size_kib = NAN;
+	fig.stress_fail = fig.stress_left = -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct setup s = { 0 };
@@ -250,13 +262,7 @@ int main(int argc, char **argv)
 		cleanup_targets(&s);
 		return rc;
 	}
-	for (int i = 0; i < 3; i++)
-		fig.cg_step_us[i] = NAN;
-	fig.t_ratio = fig.u_ratio = fig.thread_vs_pidfd = NAN;
-	fig.t_ratio_cpu = fig.u_ratio_cpu = fig.thread_vs_pidfd_cpu = NAN;
-	fig.exit_med_us = fig.overshoot_med_us = NAN;
-	fig.rss_kib = fig.size_kib = NAN;
-	fig.stress_fail = fig.stress_left = -1;
+	figures_init();
 	if (o.json && !(jf = fopen(o.json, "we")))
 		fprintf(stderr, "bench: %s: %s\n", o.json, strerror(errno));
 	json_open(jf);

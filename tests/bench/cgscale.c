@@ -181,47 +181,52 @@ static void unfill(const struct roots *r)
 }
 
 struct step {
-	struct stats cg, off, diff;
+	struct stats cg, off, diff, cpu;    /* cpu: paired CPU-time step */
 	int fails;
 };
+
+/* One interleaved pair, in random order: 0 when both ran. */
+static int one_pair(const struct setup *s, const struct cmd *rows,
+		    int64_t *ns, int64_t *cpu)
+{
+	int first = (int)(rand_next() & 1), bad = 0;
+
+	for (int j = 0; j < 2; j++) {
+		int i = j ^ first;
+
+		bad |= cmd_time(&rows[i], s->devnull, &ns[i], &cpu[i]) < 0;
+	}
+	return bad ? -1 : 0;
+}
 
 /* Interleaved pairs: the same launch with and without the cgroup. */
 static void measure_step(const struct setup *s, const struct cmd *rows,
 			 int rounds, struct step *st)
 {
-	double *v[2], *d = calloc((size_t)rounds, sizeof(double));
+	double *v = calloc(4 * (size_t)rounds, sizeof(double));
+	double *off = v + rounds, *d = off + rounds, *c = d + rounds;
 	int n = 0;
 
-	v[0] = calloc((size_t)rounds, sizeof(double));
-	v[1] = calloc((size_t)rounds, sizeof(double));
 	st->fails = 0;
 	for (int k = -3; k < rounds && !bench_stop; k++) {
-		int first = (int)(rand_next() & 1);
-		int64_t ns[2];
-		int bad = 0;
+		int64_t ns[2], cpu[2];
 
-		for (int j = 0; j < 2; j++) {
-			int i = j ^ first;
-
-			bad |= cmd_time(&rows[i], s->devnull, &ns[i], NULL) < 0;
-		}
-		if (bad) {
+		if (one_pair(s, rows, ns, cpu) < 0) {
 			st->fails += k >= 0;
 			continue;
 		}
 		if (k < 0)
 			continue;
-		v[0][n] = (double)ns[0] / 1000.0;
-		v[1][n] = (double)ns[1] / 1000.0;
-		d[n] = v[0][n] - v[1][n];
-		n++;
+		v[n] = (double)ns[0] / 1000.0;
+		off[n] = (double)ns[1] / 1000.0;
+		d[n] = v[n] - off[n];
+		c[n++] = (double)(cpu[0] - cpu[1]) / 1000.0;
 	}
-	stats_of(v[0], (size_t)n, &st->cg);
-	stats_of(v[1], (size_t)n, &st->off);
+	stats_of(v, (size_t)n, &st->cg);
+	stats_of(off, (size_t)n, &st->off);
 	stats_of(d, (size_t)n, &st->diff);
-	free(v[0]);
-	free(v[1]);
-	free(d);
+	stats_of(c, (size_t)n, &st->cpu);
+	free(v);
 }
 
 static void scale_skip(const char *why)
@@ -238,9 +243,10 @@ static void scale_row(const struct roots *r, int want, const struct step *st,
 	int have = count_uid_groups(r->dir[r->dir[0][0] ? 0 : 1]);
 	double cost = st->cg.med - st->off.med;
 
-	printf("  %6d %8d %10.0f %10.0f %+9.0f %+9.0f %9.0f %9.0f %5d\n",
-	       want, have, st->cg.med, st->off.med, cost, st->diff.med,
-	       st->diff.p10, st->diff.p90, st->fails);
+	printf("  %6d %8d %10.0f %10.0f %+9.0f %+9.0f %9.0f %9.0f %+9.0f "
+	       "%5d\n", want, have, st->cg.med, st->off.med, cost,
+	       st->diff.med, st->diff.p10, st->diff.p90, st->cpu.med,
+	       st->fails);
 	json_obj(NULL);
 	json_int("groups_wanted", want);
 	json_int("uid_groups_present", have);
@@ -250,9 +256,24 @@ static void scale_row(const struct roots *r, int want, const struct step *st,
 	json_num("step_paired_median_us", st->diff.med);
 	json_num("step_paired_p10_us", st->diff.p10);
 	json_num("step_paired_p90_us", st->diff.p90);
+	json_num("step_cpu_paired_median_us", st->cpu.med);
 	json_int("failures", st->fails);
 	json_end();
 	fig.cg_step_us[i] = st->diff.med;      /* paired: steadier */
+}
+
+/* Keep the roots leash made; say which, and the table's head. */
+static void scale_head(struct roots *r)
+{
+	for (int h = 0; h < 2; h++)
+		if (!is_dir(r->dir[h]))
+			r->dir[h][0] = '\0';
+	json_str("v1_root", r->dir[0]);
+	json_str("v2_root", r->dir[1]);
+	printf("  roots: %s %s\n", r->dir[0], r->dir[1]);
+	printf("  %6s %8s %10s %10s %9s %9s %9s %9s %9s %5s\n", "groups",
+	       "present", "cgroup", "off", "step", "paired", "p10", "p90",
+	       "cpu step", "fail");
 }
 
 void sec_scale(const struct setup *s)
@@ -287,15 +308,7 @@ void sec_scale(const struct setup *s)
 		scale_skip(rows[rows[0].skip ? 0 : 1].why);
 		return;
 	}
-	for (int h = 0; h < 2; h++)
-		if (!is_dir(r.dir[h]))
-			r.dir[h][0] = '\0';
-	json_str("v1_root", r.dir[0]);
-	json_str("v2_root", r.dir[1]);
-	printf("  roots: %s %s\n", r.dir[0], r.dir[1]);
-	printf("  %6s %8s %10s %10s %9s %9s %9s %9s %5s\n", "groups",
-	       "present", "cgroup", "off", "step", "paired", "p10", "p90",
-	       "fail");
+	scale_head(&r);
 	json_arr("rows");
 	for (int i = 0; i < 3 && !bench_stop; i++) {
 		fill_to(&r, want[i]);
