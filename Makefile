@@ -96,7 +96,7 @@ all: $(B)/leash $(LINKS) $(HELPERS)
 # Rebuild when the flags change (WERROR=1, CFLAGS=..., a new configure).
 # Programs are linked to a temporary name and renamed, so a test running
 # at the same time never sees a half-written binary.
-FLAGS_NOW = $(BUILD_CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) | $(ALL_LDFLAGS) $(BUILD_LIBCAP_LIBS) $(LIBS)
+FLAGS_NOW = $(BUILD_CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) | $(ALL_LDFLAGS) $(BUILD_LIBCAP_LIBS) $(LIBS) | $(CC) $(HELPER_LDFLAGS)
 $(B)/.flags: FORCE
 	@mkdir -p $(B)
 	@printf '%s\n' '$(subst ','\'',$(FLAGS_NOW))' | cmp -s - $@ || \
@@ -225,7 +225,7 @@ clean:
 
 distclean: clean
 	$(Q)rm -rf build config.mk
-	$(Q)if [ -L Makefile ] && [ "$(srcdir)" != . ]; then rm -f Makefile; fi
+	$(Q)if [ -L Makefile ]; then rm -f Makefile; fi	# configure's link out of tree
 
 help:
 	@sed -n '1,10s/^# \{0,1\}//p' $(firstword $(MAKEFILE_LIST))

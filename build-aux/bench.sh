@@ -1,8 +1,9 @@
 #!/bin/sh
 # make bench: measure leash against the tools it replaces, in one run.
 # Runs build/bench (tests/bench/*.c), which prints the tables and writes
-# bench-<commit>.json at the top of the source tree (ignored by git), so
-# that two runs can be compared.  See tests/bench/README.
+# bench-<commit>[-dirty][-quick].json at the top of the source tree
+# (ignored by git), so that two runs can be compared.  See
+# tests/bench/README.
 #
 # Environment:
 #   BENCH_QUICK=1      a short run (under a minute on an idle machine)
@@ -33,15 +34,19 @@ if [ "$commit" != uncommitted ] &&
 	commit=$commit-dirty
 fi
 
+# A quick run gets its own name, so it never replaces a full one.
+case ${BENCH_QUICK:-0} in
+0 | '') quick= ;;
+*) quick=-quick ;;
+esac
 set -- --leash "$leash" --commit "$commit" \
-	--json "${BENCH_JSON:-$srcdir/bench-$commit.json}"
+	--json "${BENCH_JSON:-$srcdir/bench-$commit$quick.json}"
 if [ -f "$srcdir/build-aux/demo-fair.sh" ]; then
 	set -- "$@" --fair "$srcdir/build-aux/demo-fair.sh"
 fi
-case ${BENCH_QUICK:-0} in
-0 | '') ;;
-*) set -- "$@" --quick ;;
-esac
+if [ -n "$quick" ]; then
+	set -- "$@" --quick
+fi
 if [ -n "${BENCH_ONLY:-}" ]; then
 	set -- "$@" --only "$BENCH_ONLY"
 fi

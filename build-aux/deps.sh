@@ -85,8 +85,8 @@ if [ "$can_apt" = 0 ] && [ "$dry" = 0 ]; then
 	printf '%s\n' "$missing" | while read -r pkg probe; do
 		echo "leash: missing $pkg (for $probe)" >&2
 	done
-	echo "leash: install them as root: apt-get install" $(printf '%s\n' "$missing" |
-		awk '{ print $1 }') >&2
+	echo "leash: install them as root: apt-get install" \
+		"$(printf '%s\n' "$missing" | awk '{ print $1 }' | tr '\n' ' ')" >&2
 	exit 1
 fi
 

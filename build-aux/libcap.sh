@@ -140,7 +140,7 @@ build_static() {
 	cp "$tree/libcap/include/sys/capability.h" "$dir/lib.new/include/sys/"
 	# musl-gcc has no kernel headers: ship libcap's own uapi copy.
 	cp "$tree/libcap/include/uapi/linux/capability.h" "$dir/lib.new/include/linux/"
-	rm -rf "$dir/lib" "$dir/include"
+	rm -rf "${dir:?}/lib" "${dir:?}/include"
 	mv "$dir/lib.new/lib" "$dir/lib.new/include" "$dir/"
 	rmdir "$dir/lib.new"
 }

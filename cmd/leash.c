@@ -310,7 +310,7 @@ int leash_main(int argc, char **argv)
 	p.cg.mode = CGROUP_AUTO;
 	if (getenv("LEASH_CGROUP_ROOT") && *getenv("LEASH_CGROUP_ROOT"))
 		p.cg.root = getenv("LEASH_CGROUP_ROOT");
-	opt_init(&st, argc, argv, "+t:s:k:vu:g:G:lpw:C:hV", leash_longs, argv[0]);
+	opt_init(&st, argc, argv, "+t:s:k:vu:g:G:lpw:C:hV", leash_longs, diag_prog);
 	while ((c = opt_next(&st)) != -1)
 		native_option(c, st.arg, &p, &o);
 	native_resolve(&p, &o);

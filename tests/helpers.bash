@@ -221,11 +221,19 @@ assert_no_zombie_children() {
 	return 1
 }
 
+# Signals a caller may have left ignored (nohup, a background job, a CI
+# runner) that tests expect at their default; bash cannot reset them.
+DFL_SIGS=HUP,INT,QUIT,PIPE,TERM,USR1,USR2,ALRM,XCPU,TTIN,TTOU
+# "${DFL[@]}" CMD...: exec CMD with those signals at their default (the
+# same pid, so CMD & gives CMD's pid in $!).
+DFL=("$PROBE" -d "$DFL_SIGS" --)
+
 # bounded CMD...: run CMD under probe's watchdog (kills it after BOUND
-# seconds, default 20, exit 255). The status is the shell's view (N or
-# 128+N), so a hang cannot pass for a 124 or 137.
+# seconds, default 20, exit 255), with DFL_SIGS at their default. The
+# status is the shell's view (N or 128+N), so a hang cannot pass for a
+# 124 or 137.
 bounded() {
-	"$PROBE" -W -q -T "${BOUND:-20}" -- "$@"
+	"$PROBE" -W -q -T "${BOUND:-20}" -d "$DFL_SIGS" -- "$@"
 }
 
 # Microseconds since the epoch (bash 5 EPOCHREALTIME).

@@ -533,9 +533,10 @@ static int child_setup(void)
 		if (p[1] != 2)
 			close(p[1]);
 	}
-	if ((opt_block && apply_sigs(opt_block, 'b') < 0) ||
+	/* Defaults first, so -d LIST -i SIG ignores SIG whatever LIST says. */
+	if ((opt_dfl && apply_sigs(opt_dfl, 'd') < 0) ||
 	    (opt_ignore && apply_sigs(opt_ignore, 'i') < 0) ||
-	    (opt_dfl && apply_sigs(opt_dfl, 'd') < 0))
+	    (opt_block && apply_sigs(opt_block, 'b') < 0))
 		return -1;
 	return 0;
 }

@@ -58,15 +58,15 @@ only_std_fds() {
 }
 
 @test "child: dispositions reset: nothing ignored that the caller did not ignore" {
-	run "$PROBE" -d INT,QUIT -- leash -t 10 probe -k ignored
+	run "${DFL[@]}" leash -t 10 probe -k ignored
 	assert_output none
 	# SIGCHLD ignored by the caller: default again (DESIGN.md).
-	run "$PROBE" -d INT,QUIT -i CHLD -- leash -t 10 probe -k ignored
+	run "$PROBE" -d "$DFL_SIGS" -i CHLD -- leash -t 10 probe -k ignored
 	assert_output none
 }
 
 @test "child: signals ignored by the caller stay ignored" {
-	run "$PROBE" -d INT,QUIT -i HUP,PIPE -- leash -t 10 probe -k ignored
+	run "$PROBE" -d "$DFL_SIGS" -i HUP,PIPE -- leash -t 10 probe -k ignored
 	assert_output HUP,PIPE
 }
 
@@ -100,7 +100,7 @@ only_std_fds() {
 	local w
 	for w in $WAITS; do
 		rm -f "$TMP/ready"
-		LEASH_WAIT=$w leash -t 30 probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
+		LEASH_WAIT=$w "${DFL[@]}" leash -t 30 probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
 		local lpid=$!
 		track "$lpid"
 		wait_file "$TMP/ready"
@@ -115,7 +115,7 @@ only_std_fds() {
 }
 
 @test "PDEATHSIG: also without a deadline" {
-	leash probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
+	"${DFL[@]}" leash probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
 	local lpid=$!
 	track "$lpid"
 	wait_file "$TMP/ready"
@@ -218,10 +218,54 @@ orphans=0"
 	done
 }
 
+# audit_trace DIR: strace -ff files of one leash run.  Fails when a signal
+# is sent after the reap, by a thread that does not reap, or to 0 or -1.
+audit_trace() {
+	local f reaper=
+	for f in "$1"/st.*; do
+		grep -Eq '^(waitid\(P_PID, [0-9]+, .*\}, WEXITED, NULL\) = 0|wait4\([0-9]+, .*\) = [0-9]+)$' "$f" && reaper=$f
+	done
+	[ -n "$reaper" ] || { echo "no reap found in $1" >&2; cat "$1"/st.* >&2; return 1; }
+	for f in "$1"/st.*; do
+		if [ "$f" = "$reaper" ]; then
+			awk '/^(waitid\(P_PID, [0-9]+, .*\}, WEXITED, NULL\) = 0|wait4\()/ { reaped = 1; next }
+			     reaped && /^(kill|tkill|tgkill|pidfd_send_signal)\(/ { print FILENAME ": after the reap: " $0; bad = 1 }
+			     END { exit bad }' "$f" || return 1
+		elif grep -E '^(kill|tkill|tgkill|pidfd_send_signal)\(' "$f" >&2; then
+			echo "$f: a signal sent by a thread or process that does not reap" >&2
+			return 1
+		fi
+	done
+	! grep -E '^kill\((0|-1), ' "$1"/st.* >&2
+}
+
+@test "reap: never a signal after the reap, at the deadline boundary (strace)" {
+	command -v strace >/dev/null || skip "needs strace"
+	strace -f -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	local w i n=0
+	for w in $WAITS; do
+		for i in 1 2 3 4 5 6; do
+			n=$((n + 1))
+			mkdir "$TMP/$n"
+			if ((i % 2)); then
+				LEASH_WAIT=$w bounded strace -ff -qq -o "$TMP/$n/st" \
+					-e trace=kill,tkill,tgkill,pidfd_send_signal,waitid,wait4 \
+					"$LEASH" -t 0.02 sleep 0.02 || true
+			else
+				LEASH_WAIT=$w bounded strace -ff -qq -o "$TMP/$n/st" \
+					-e trace=kill,tkill,tgkill,pidfd_send_signal,waitid,wait4 \
+					"$LEASH" -t 0.02 -k 0.005 "$PROBE" -t -s 0.03 -q || true
+			fi
+			echo "LEASH_WAIT=$w run $n" >&2
+			audit_trace "$TMP/$n"
+		done
+	done
+}
+
 @test "reap: signal noise while waiting changes nothing" {
 	local w i st t0
 	for w in $WAITS; do
-		LEASH_WAIT=$w leash -t 0.6 probe -m "$MARK" -s 30 -q &
+		LEASH_WAIT=$w "${DFL[@]}" leash -t 0.6 probe -m "$MARK" -s 30 -q &
 		local lpid=$!
 		track "$lpid"
 		t0=$(now_us)
@@ -283,7 +327,7 @@ orphans=0"
 	local s st
 	for s in TERM INT HUP QUIT USR1 USR2; do
 		rm -f "$TMP/ready" "$TMP/log"
-		"$PROBE" -d INT,QUIT -- leash -t 30 probe -c "$s" -E -x 42 -l "$TMP/log" -o "$TMP/ready" -m "$MARK" -s 30 -q &
+		"${DFL[@]}" leash -t 30 probe -c "$s" -E -x 42 -l "$TMP/log" -o "$TMP/ready" -m "$MARK" -s 30 -q &
 		local lpid=$!
 		track "$lpid"
 		wait_file "$TMP/ready"

@@ -131,7 +131,7 @@ timeout: sending signal KILL to command 'probe'" ]
 }
 
 @test "-k: the KILL timer starts with a signal forwarded from outside" {
-	timeout -k 0.3 30 probe -t -o "$TMP/ready" -m "$MARK" -s 30 -q &
+	"${DFL[@]}" timeout -k 0.3 30 probe -t -o "$TMP/ready" -m "$MARK" -s 30 -q &
 	local tpid=$!
 	track "$tpid"
 	wait_file "$TMP/ready"
@@ -405,11 +405,20 @@ timeout: sending signal KILL to command 'probe'" ]
 	assert_status 125
 }
 
-@test "messages: the prefix is the base name of argv[0] (GNU 9.6)" {
+@test "messages: timeout's own prefix is the base name of argv[0] (GNU 9.6)" {
 	need_gnu 9.6
+	run "$BIN/timeout" 1x true
+	assert_status 125
+	assert_output "timeout: invalid time interval '1x'
+Try '$BIN/timeout --help' for more information."
+	run -127 "$BIN/timeout" 1 "no-such-command-$MARK"
+	assert_output "timeout: failed to run command 'no-such-command-$MARK': No such file or directory"
+}
+
+@test "messages: getopt's prefix and the hint repeat argv[0] as given" {
 	run "$BIN/timeout" -z 1 true
 	assert_status 125
-	assert_output "timeout: invalid option -- 'z'
+	assert_output "$BIN/timeout: invalid option -- 'z'
 Try '$BIN/timeout --help' for more information."
 }
 
@@ -433,7 +442,7 @@ Try '$BIN/timeout --help' for more information."
 }
 
 @test "-v: a forwarded signal is reported too" {
-	timeout -v 30 probe -c TERM -E -x 0 -o "$TMP/ready" -s 30 -q 2>"$TMP/err" &
+	"${DFL[@]}" timeout -v 30 probe -c TERM -E -x 0 -o "$TMP/ready" -s 30 -q 2>"$TMP/err" &
 	local tpid=$!
 	track "$tpid"
 	wait_file "$TMP/ready"
@@ -524,7 +533,7 @@ orphans=0" ]
 # SIG to timeout once the command is ready; the command catches SIG and
 # exits 42, logging it.
 fwd() {
-	"$PROBE" -d INT,QUIT -- timeout 30 probe -c "$1" -E -x 42 -l "$TMP/log" -o "$TMP/ready" -m "$MARK" -s 30 -q &
+	"${DFL[@]}" timeout 30 probe -c "$1" -E -x 42 -l "$TMP/log" -o "$TMP/ready" -m "$MARK" -s 30 -q &
 	local tpid=$!
 	track "$tpid"
 	wait_file "$TMP/ready"
@@ -557,7 +566,7 @@ fwd() {
 }
 
 @test "forwarding: the command killed by the forwarded signal, timeout dies of it too" {
-	"$PROBE" -d INT,QUIT -- timeout 30 probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
+	"${DFL[@]}" timeout 30 probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
 	local tpid=$!
 	track "$tpid"
 	wait_file "$TMP/ready"
@@ -571,7 +580,7 @@ fwd() {
 }
 
 @test "forwarding: ALRM from outside counts as the deadline (124)" {
-	timeout 30 probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
+	"${DFL[@]}" timeout 30 probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
 	local tpid=$!
 	track "$tpid"
 	wait_file "$TMP/ready"
@@ -583,7 +592,7 @@ fwd() {
 }
 
 @test "ignored signals: default at start, default in the command" {
-	run "$PROBE" -d INT,QUIT,HUP -- timeout 10 probe -k ignored
+	run "${DFL[@]}" timeout 10 probe -k ignored
 	assert_status 0
 	[[ ,$output, != *,INT,* && ,$output, != *,HUP,* ]]
 }
@@ -664,7 +673,7 @@ fwd() {
 
 @test "PDEATHSIG: the command dies when timeout is killed (GNU 9.10)" {
 	need_gnu 9.10
-	timeout 30 probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
+	"${DFL[@]}" timeout 30 probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
 	local tpid=$!
 	track "$tpid"
 	wait_file "$TMP/ready"

@@ -301,7 +301,7 @@ void sec_launch(const struct setup *s)
 {
 	struct cmd r[R_N];
 	struct series x[R_N] = { 0 };
-	int rounds = s->quick ? 80 : 600, warmup = s->quick ? 3 : 10;
+	int rounds = s->quick ? 80 : 400, warmup = s->quick ? 3 : 10;
 
 	peer_rows(s, r);
 	leash_rows(s, r);

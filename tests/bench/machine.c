@@ -94,8 +94,8 @@ static void target(const char *key, const char *what, double limit,
 	const char *verdict = isnan(got) ? "n/a" : got <= limit ? "met" :
 			      "MISSED";
 
-	printf("  %-44s <= %-8g %10.3g %-4s %s\n", what, limit, got, unit,
-	       verdict);
+	printf("  %-44s <= %-8g %10.*f %-4s %s\n", what, limit,
+	       strcmp(unit, "x") ? 0 : 3, got, unit, verdict);
 	json_obj(NULL);
 	json_str("key", key);
 	json_str("what", what);

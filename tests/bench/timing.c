@@ -178,7 +178,7 @@ void sec_latency(const struct setup *s)
 {
 	struct cmd r[T_N];
 	struct tseries x[T_N] = { 0 };
-	int rounds = s->quick ? 20 : 150;
+	int rounds = s->quick ? 20 : 100;
 	double worst = NAN;
 
 	strcpy(delay_us, "2000");
@@ -231,7 +231,7 @@ void sec_overshoot(const struct setup *s)
 {
 	struct cmd r[T_N];
 	struct tseries x[T_N] = { 0 };
-	int rounds = s->quick ? 6 : 40;
+	int rounds = s->quick ? 6 : 30;
 	double worst = NAN;
 
 	rows(s, r, "0.1", s->t_sleeper, NULL);
