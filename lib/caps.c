@@ -119,7 +119,9 @@ static int caps_verify(uint64_t mask)
 	cap_t want = caps_from_mask(mask, pie_flags, 3), have = cap_get_proc();
 	int rc = want && have && cap_compare(want, have) == 0 ? 0 : -1;
 
-	for (cap_value_t v = 0; rc == 0 && v < cap_max_bits(); v++)
+	/* Ambient is within permitted and inheritable: with both verified
+	 * empty it is empty too, no need to read every bit. */
+	for (cap_value_t v = 0; rc == 0 && mask && v < cap_max_bits(); v++)
 		if (cap_get_ambient(v) != !!(mask & (UINT64_C(1) << v)))
 			rc = -1;
 	cap_free(want);
@@ -134,7 +136,12 @@ static int caps_verify(uint64_t mask)
 int caps_limit(uint64_t mask)
 {
 	/* PR_SET_KEEPCAPS did its work in setresuid; exec would clear it. */
-	if (prctl(PR_SET_KEEPCAPS, 0L, 0L, 0L, 0L) < 0 || cap_reset_ambient() < 0)
+	if (prctl(PR_SET_KEEPCAPS, 0L, 0L, 0L, 0L) < 0)
+		return -1;
+	/* Nothing kept: emptying permitted and inheritable empties ambient
+	 * too (the kernel keeps ambient within both), so skip
+	 * cap_reset_ambient, which probes every bit with its own prctl. */
+	if (mask && cap_reset_ambient() < 0)
 		return -1;
 	return set_proc_mask(mask ? mask | SETPCAP_BIT : 0, false);
 }

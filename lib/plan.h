@@ -19,6 +19,7 @@ struct plan {
 	/* Deadline: a zero timespec means none. */
 	struct timespec duration;
 	struct timespec kill_after;
+	struct timespec started;        /* CLOCK_MONOTONIC, the deadline's origin */
 	int term_signal;
 	bool foreground;        /* no new process group, pid only, no CONT */
 	bool preserve_status;

@@ -223,7 +223,7 @@ int supervise(const struct plan *plan, const struct sigstate *ss,
 	int sfd = signalfd(-1, &ss->handled, SFD_CLOEXEC | SFD_NONBLOCK);
 
 	if (!duration_is_zero(&plan->duration)) {
-		ts_now(&w.alarm);
+		w.alarm = plan->started;
 		ts_add(&w.alarm, &plan->duration);
 		w.alarm_armed = 1;
 	}

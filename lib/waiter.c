@@ -15,6 +15,9 @@
 /* The thread only blocks in waitid: a small stack keeps leash's RSS low. */
 #define WAITER_STACK (16 * 1024)
 
+/* In .bss: no mmap, mprotect and munmap of a stack per launch. */
+static _Alignas(64) unsigned char waiter_stack[WAITER_STACK];
+
 int waiter_kind_from_env(enum waiter_kind *kind)
 {
 	const char *v = getenv("LEASH_WAIT");
@@ -60,7 +63,7 @@ static int waiter_start_thread(struct waiter *w)
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, WAITER_STACK);
+	pthread_attr_setstack(&attr, waiter_stack, sizeof waiter_stack);
 	err = pthread_create(&w->thread, &attr, waiter_thread, w);
 	pthread_attr_destroy(&attr);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
