@@ -26,6 +26,10 @@ int su_main(int argc, char **argv);
  * failed (a message was printed; the caller exits with its own code). */
 int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err);
 
+/* run_plan, then the exit status as GNU timeout words and numbers it:
+ * exec failures 126/127, leash's own 125, else outcome_status. */
+int run_to_status(struct plan *plan);
+
 /* Say which step of the child failed before exec (not SPAWN_EXEC). */
 void spawn_error_report(struct plan *plan, const struct spawn_error *e);
 

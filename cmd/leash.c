@@ -330,16 +330,5 @@ int leash_main(int argc, char **argv)
 	    (geteuid() != 0 || !(ident_changes_uid(&p.id) || p.cg.asked)))
 		p.cg.mode = CGROUP_OFF;
 
-	struct outcome out;
-	struct spawn_error err;
-	if (run_plan(&p, &out, &err) < 0)
-		return EXIT_CANCELED;
-	if (err.stage == SPAWN_EXEC) {
-		diag_warn_errno(err.err, "failed to run command %s",
-				diag_quote(p.argv[0]));
-		return err.err == ENOENT ? EXIT_ENOENT : EXIT_CANNOT_INVOKE;
-	}
-	if (err.stage)
-		return spawn_error_report(&p, &err), EXIT_CANCELED;
-	return outcome_status(&p, &out);
+	return run_to_status(&p);
 }

@@ -111,3 +111,21 @@ void exit_after_output(int failure)
 	}
 	exit(0);
 }
+
+/* run_plan, then the status as GNU timeout reports it (leash, timeout). */
+int run_to_status(struct plan *plan)
+{
+	struct outcome out;
+	struct spawn_error err;
+
+	if (run_plan(plan, &out, &err) < 0)
+		return EXIT_CANCELED;
+	if (err.stage == SPAWN_EXEC) {
+		diag_warn_errno(err.err, "failed to run command %s",
+				diag_quote(plan->argv[0]));
+		return err.err == ENOENT ? EXIT_ENOENT : EXIT_CANNOT_INVOKE;
+	}
+	if (err.stage)
+		return spawn_error_report(plan, &err), EXIT_CANCELED;
+	return outcome_status(plan, &out);
+}

@@ -121,21 +121,10 @@ int timeout_main(int argc, char **argv)
 	/* Static: the plan holds path buffers that a stack copy would touch
 	 * page by page, which shows in leash's RSS while it waits. */
 	static struct plan p;   /* zeroed: in .bss, not .data */
-	struct outcome out;
-	struct spawn_error err;
 
 	diag_prog = "timeout";
 	p.term_signal = SIGTERM;
 	p.cg.mode = CGROUP_OFF;
 	timeout_parse(argc, argv, &p);
-	if (run_plan(&p, &out, &err) < 0)
-		return EXIT_CANCELED;
-	if (err.stage == SPAWN_EXEC) {
-		diag_warn_errno(err.err, "failed to run command %s",
-				diag_quote(p.argv[0]));
-		return err.err == ENOENT ? EXIT_ENOENT : EXIT_CANNOT_INVOKE;
-	}
-	if (err.stage)
-		return spawn_error_report(&p, &err), EXIT_CANCELED;
-	return outcome_status(&p, &out);
+	return run_to_status(&p);
 }

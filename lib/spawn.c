@@ -94,12 +94,10 @@ int spawn_start(const struct plan *plan, const sigset_t *orig_mask,
 		close(fds[0]);
 		child_run(plan, orig_mask, parent, fds[1]);
 	}
+	/* vfork resumed us after the child's exec or exit, so its group or
+	 * session already exists: no setpgid race to close from this side. */
 	close(fds[1]);
 	c->errfd = fds[0];
-	/* Both sides set the group, so a signal sent right after fork
-	 * already finds it; setsid needs the child not to lead a group. */
-	if (!plan->new_session && !plan->foreground)
-		setpgid(c->pid, c->pid);
 	return 0;
 }
 

@@ -271,3 +271,13 @@ assert_lines() {
 report_get() {
 	sed -n "s/^$1=//p" "$2"
 }
+
+# The per-test hooks most files want; a file that needs more defines its
+# own setup/teardown after `load helpers`.
+setup() {
+	common_setup
+}
+
+teardown() {
+	common_teardown
+}

@@ -8,23 +8,6 @@ bats_require_minimum_version 1.5.0
 load helpers
 load users
 
-setup_file() {
-	users_setup
-}
-
-teardown_file() {
-	users_teardown
-}
-
-setup() {
-	common_setup
-	need_root "switching identity"
-}
-
-teardown() {
-	common_teardown
-	shared_cleanup
-}
 
 # ids KEY...: the probe's report as the target, via leash.
 probe_as() {

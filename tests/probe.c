@@ -36,7 +36,8 @@
  *              (still alive: killed now, or "none") and orphans=N (every
  *              orphaned descendant reaped, dead or alive)
  *     -T SECS  -W with a watchdog: kill CMD (and its group) after SECS,
- *              print watchdog=1 and exit 255
+ *              then every descendant left (as a subreaper), print
+ *              watchdog=1 and exit 255
  *   Without -W, -R or -T the command is exec'd in place. */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -488,13 +489,34 @@ static int scan_children(int alive_only, char *list, size_t size, pid_t *pids, i
 	return n;
 }
 
-static double grace = 3;
-
-static void reap_orphans(void)
+/* Kill and reap every child we have until none is left: orphans keep
+ * arriving while their parents die.  Returns how many were reaped. */
+static int reap_all(void)
 {
-	char list[4096];
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
 	pid_t pids[512];
-	int n = 0, orphans = 0;
+	int reaped = 0;
+
+	for (int round = 0; round < 1000; round++) {
+		int n = scan_children(1, NULL, 0, pids, 512);
+		pid_t r;
+
+		for (int i = 0; i < n; i++)	/* ours and unreaped: pinned */
+			kill(pids[i], SIGKILL);
+		while ((r = waitpid(-1, NULL, WNOHANG)) > 0)
+			reaped++;
+		if (r < 0 && errno == ECHILD)
+			break;
+		nanosleep(&tick, NULL);
+	}
+	return reaped;
+}
+
+static void reap_orphans(double grace)
+{
+	char list[4096] = "";
+	pid_t pids[512];
+	int n = 0;
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
 
 	/* Give descendants that were signalled a moment to die. */
@@ -504,12 +526,8 @@ static void reap_orphans(void)
 			break;
 		nanosleep(&tick, NULL);
 	}
-	for (int i = 0; i < n; i++)	/* our children, unreaped: pids are pinned */
-		kill(pids[i], SIGKILL);
-	while (waitpid(-1, NULL, 0) > 0)
-		orphans++;
 	add("left", "%s", n ? list : "none");
-	add("orphans", "%d", orphans);
+	add("orphans", "%d", reap_all());
 }
 
 /* Run-mode settings, applied to the command only. */
@@ -586,12 +604,14 @@ static int wait_child(pid_t pid, double limit, int *st)
 }
 
 static int run(char **cmd, int wait_it, int subreaper, int quiet,
-	       double limit, const char *file)
+	       double limit, double grace, const char *file)
 {
 	pid_t pid;
 	int st, code;
 
-	if (subreaper && prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
+	/* With a watchdog too: what it kills may leave descendants behind,
+	 * which would hold a test's output pipe open. */
+	if ((subreaper || limit > 0) && prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
 		perror("probe: PR_SET_CHILD_SUBREAPER");
 		return 2;
 	}
@@ -617,7 +637,9 @@ static int run(char **cmd, int wait_it, int subreaper, int quiet,
 		code = 255;
 	}
 	if (subreaper)
-		reap_orphans();
+		reap_orphans(watchdog_fired ? 0 : grace);
+	else if (watchdog_fired)
+		reap_all();
 	if (!quiet || file)
 		emit(out, file);
 	return code;
@@ -627,7 +649,7 @@ int main(int argc, char **argv)
 {
 	const char *key = NULL, *file = NULL, *logfile = NULL;
 	int with_env = 0, quiet = 0, wait_it = 0, subreaper = 0;
-	double secs = 0, limit = 0;
+	double secs = 0, limit = 0, grace = 3;
 	int c;
 
 	while ((c = getopt(argc, argv, "+b:c:Cd:eEG:i:k:l:m:o:PqRs:tT:Wx:")) != -1) {
@@ -657,7 +679,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		return run(argv + optind, wait_it, subreaper, quiet, limit, file);
+		return run(argv + optind, wait_it, subreaper, quiet, limit, grace, file);
 
 	if (logfile) {
 		logfd = open(logfile, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);

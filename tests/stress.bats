@@ -5,14 +5,6 @@
 bats_require_minimum_version 1.5.0
 load helpers
 
-setup() {
-	common_setup
-}
-
-teardown() {
-	common_teardown
-}
-
 @test "stress: 200 launches, 16 at a time, half at their deadline" {
 	local t0
 	t0=$(now_us)

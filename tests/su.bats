@@ -17,23 +17,6 @@ if [[ ! -e $BIN/su ]]; then
 	ln -sfn "$SU" "$BIN/su"
 fi
 
-setup_file() {
-	users_setup
-}
-
-teardown_file() {
-	users_teardown
-}
-
-setup() {
-	common_setup
-	need_root "switching identity"
-}
-
-teardown() {
-	common_teardown
-	shared_cleanup
-}
 
 # --- util-linux dialect ------------------------------------------------------
 

@@ -9,14 +9,6 @@
 bats_require_minimum_version 1.5.0
 load helpers
 
-setup() {
-	common_setup
-}
-
-teardown() {
-	common_teardown
-}
-
 WAITS=${LEASH_WAIT:-thread pidfd poll}
 
 # A shell with only descriptors 0, 1 and 2 open runs "$@".

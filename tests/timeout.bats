@@ -8,14 +8,6 @@
 bats_require_minimum_version 1.5.0
 load helpers
 
-setup() {
-	common_setup
-}
-
-teardown() {
-	common_teardown
-}
-
 # The two lines of a GNU usage error.
 usage_error() {
 	printf '%s\n%s' "timeout: $1" "Try 'timeout --help' for more information."
@@ -606,14 +598,17 @@ fwd() {
 
 @test "ignored signals: an ignored HUP (nohup) is not acted on (GNU 9.10)" {
 	need_gnu 9.10
-	"$PROBE" -i HUP -- timeout 30 probe -o "$TMP/ready" -m "$MARK" -s 0.5 -x 5 -q &
+	# Acting on it would show: a -v line, and the -k timer started.
+	"$PROBE" -i HUP -- timeout -v -k 0.1 30 probe -o "$TMP/ready" -m "$MARK" -s 0.5 -x 5 -q 2>"$TMP/err" &
 	local tpid=$!
 	track "$tpid"
 	wait_file "$TMP/ready"
 	kill -HUP "$tpid"
 	local st=0
 	wait "$tpid" || st=$?
+	cat "$TMP/err" >&2
 	[ "$st" -eq 5 ]
+	[ ! -s "$TMP/err" ]
 }
 
 @test "caller state: SIGCHLD ignored by the caller" {

@@ -96,3 +96,23 @@ shared_cleanup() {
 	done <"$BATS_TEST_TMPDIR/.shared_dirs"
 	return 0
 }
+
+# The hooks of the identity files (ident.bats, su.bats): test users made
+# once per file, root needed, shared temp files removed after each test.
+setup_file() {
+	users_setup
+}
+
+teardown_file() {
+	users_teardown
+}
+
+setup() {
+	common_setup
+	need_root "switching identity"
+}
+
+teardown() {
+	common_teardown
+	shared_cleanup
+}

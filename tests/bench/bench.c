@@ -260,6 +260,7 @@ int main(int argc, char **argv)
 		int rc = selftest(&s);
 
 		cleanup_targets(&s);
+		env_free_all();
 		return rc;
 	}
 	figures_init();
@@ -280,5 +281,6 @@ int main(int argc, char **argv)
 	if (jf && fclose(jf) == 0)
 		printf("JSON: %s\n", o.json);
 	cleanup_targets(&s);
+	env_free_all();
 	return bench_stop ? 130 : 0;
 }

@@ -48,6 +48,7 @@ int64_t now_ns(void);
 /* A copy of the environment (of BASE) with NAME=VALUE set. */
 char **env_with(const char *name, const char *value);
 char **env_with_in(char **base, const char *name, const char *value);
+void env_free_all(void);
 void cmd_set(struct cmd *c, const char *key, const char *label, ...);
 /* C with LEASH_WAIT=WAIT in its environment. */
 void cmd_wait_env(struct cmd *c, const char *wait);

@@ -26,6 +26,22 @@ int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* Every environment made here lives until env_free_all at the end. */
+static void *env_made[128];
+static size_t env_count;
+
+static void env_keep(void *p)
+{
+	if (env_count < sizeof env_made / sizeof env_made[0])
+		env_made[env_count++] = p;
+}
+
+void env_free_all(void)
+{
+	while (env_count)
+		free(env_made[--env_count]);
+}
+
 char **env_with_in(char **base, const char *name, const char *value)
 {
 	size_t n = 0, k = 0, len = strlen(name);
@@ -37,6 +53,8 @@ char **env_with_in(char **base, const char *name, const char *value)
 	item = malloc(len + strlen(value) + 2);
 	if (!env || !item)
 		abort();
+	env_keep(env);
+	env_keep(item);
 	for (size_t i = 0; i < n; i++)
 		if (strncmp(base[i], name, len) || base[i][len] != '=')
 			env[k++] = base[i];

@@ -124,6 +124,14 @@ static void print_row(const struct cmd *c, struct tseries *x,
 	json_end();
 }
 
+static void tseries_free(struct tseries *x)
+{
+	for (int i = 0; i < T_N; i++) {
+		free(x[i].a);
+		free(x[i].b);
+	}
+}
+
 /* Interleaved rounds; ONE fills the two measures of a launch. */
 static void run_rounds(const struct setup *s, struct cmd *r,
 		       struct tseries *x, int rounds,
@@ -206,6 +214,7 @@ void sec_latency(const struct setup *s)
 	}
 	json_end();
 	json_end();
+	tseries_free(x);
 	if (!r[T_BUSYBOX].skip)
 		printf("  * busybox execs the command in its own pid and leaves "
 		       "a watcher process:\n    nothing stands between the "
@@ -256,6 +265,7 @@ void sec_overshoot(const struct setup *s)
 	}
 	json_end();
 	json_end();
+	tseries_free(x);
 	if (!r[T_BUSYBOX].skip)
 		printf("  * busybox's watcher counts the deadline in whole "
 		       "seconds\n");
