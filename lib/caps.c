@@ -25,8 +25,13 @@ static int parse_one(const char *item, size_t len, uint64_t *mask)
 		memcpy(name, "cap_", 4);
 		off = 4;
 	}
-	for (size_t i = 0; i < len; i++)
+	for (size_t i = 0; i < len; i++) {
+		/* cap_from_name stops at a delimiter: "cap_net_raw+ep" or
+		 * "cap_net_raw bogus" must not pass as cap_net_raw. */
+		if (!isalnum((unsigned char)item[i]) && item[i] != '_')
+			return -1;
 		name[off + i] = (char)tolower((unsigned char)item[i]);
+	}
 	name[off + len] = '\0';
 	/* Names only: cap_from_name also takes numbers, which hide typos. */
 	if (isdigit((unsigned char)item[0]) || cap_from_name(name, &v) < 0 ||
