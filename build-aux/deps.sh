@@ -34,7 +34,7 @@ profile() {
 			setpriv:util-linux unshare:util-linux runuser:util-linux \
 			useradd:passwd groupadd:passwd \
 			ps:procps pgrep:procps \
-			script:bsdutils busybox:busybox toybox:toybox ;;
+			script:bsdutils busybox:busybox toybox:toybox strace:strace ;;
 	bench)
 		add hyperfine:hyperfine ;;
 	vm)

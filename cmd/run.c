@@ -100,6 +100,10 @@ int outcome_status(const struct plan *plan, const struct outcome *out)
 			preserve = true;
 		status = 128 + sig;
 	}
+	/* GNU timeout shares its group with the command, so the KILL it
+	 * sends there ends timeout too: the caller sees a KILL death. */
+	if (out->sent_kill && !plan->signal_as_status)
+		reraise(SIGKILL);
 	return out->timed_out && !preserve ? EXIT_TIMEDOUT : status;
 }
 

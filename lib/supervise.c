@@ -61,6 +61,7 @@ struct watch {
 	int alarm_armed;
 	struct timespec alarm;  /* absolute, CLOCK_MONOTONIC */
 	bool timed_out;
+	bool sent_kill;
 };
 
 static void ts_now(struct timespec *t)
@@ -122,6 +123,8 @@ static void deliver(struct watch *w, int sig)
 		kill(w->pid, SIGCONT);
 		kill(-w->pid, SIGCONT);
 	}
+	if (sig == SIGKILL)
+		w->sent_kill = true;
 	if (!p->cg.active || sig == 0)
 		return;
 	if (sig == SIGKILL) {
@@ -240,5 +243,6 @@ int supervise(const struct plan *plan, const struct sigstate *ss,
 	out->code = si.si_code;
 	out->status = si.si_status;
 	out->timed_out = w.timed_out;
+	out->sent_kill = w.sent_kill;
 	return 0;
 }

@@ -23,6 +23,8 @@ struct outcome {
 	int code;               /* CLD_EXITED, CLD_KILLED or CLD_DUMPED */
 	int status;             /* exit status or signal number */
 	bool timed_out;         /* the first signal was sent by the deadline */
+	bool sent_kill;         /* KILL went to the group, as GNU's went to
+				 * its own group and so to timeout itself */
 };
 
 /* Watch C until it exits, applying PLAN's deadline; the one reap. */

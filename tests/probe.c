@@ -31,10 +31,10 @@
  *     -P       the command's stderr is a pipe nobody reads (EPIPE/SIGPIPE)
  *     -W       fork, run CMD, wait; print status=exit:N, or status=signal:N
  *              and core=0|1; exit with the shell's view of it (N or 128+N)
- *     -R       -W as a child subreaper: after CMD ends, wait up to 3 s (-G
- *              SECS) for descendants left behind to die, then print left=PID:COMM,...
- *              (still alive: killed now, or "none") and orphans=N (every
- *              orphaned descendant reaped, dead or alive)
+ *     -R       -W as a child subreaper: after CMD ends, wait up to 3 s
+ *              (-G SECS) for descendants left behind to die, then print
+ *              left=PID:COMM,... (still alive: killed now, or "none") and
+ *              orphans=N (every orphaned descendant reaped, dead or alive)
  *     -T SECS  -W with a watchdog: kill CMD (and its group) after SECS,
  *              then every descendant left (as a subreaper), print
  *              watchdog=1 and exit 255

@@ -455,6 +455,16 @@ Try '$BIN/timeout --help' for more information."
 	[ "${lines[0]}" = status=exit:124 ]
 }
 
+@test "KILL: timeout dies of the KILL it sends to its group; --foreground exits 137" {
+	# A caller that looks at the wait status (not just $?) sees this.
+	run "$PROBE" -W -T 20 -- timeout -s KILL 0.1 sleep 10
+	[ "${lines[0]}" = status=signal:9 ]
+	run "$PROBE" -W -T 20 -- timeout -k 0.1 0.1 sh -c 'trap "" TERM; sleep 10'
+	[ "${lines[0]}" = status=signal:9 ]
+	run "$PROBE" -W -T 20 -- timeout --foreground -s KILL 0.1 sleep 10
+	[ "${lines[0]}" = status=exit:137 ]
+}
+
 # --- the process group -----------------------------------------------------------
 
 @test "group: grandchildren are killed at the deadline" {
