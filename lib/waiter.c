@@ -53,20 +53,18 @@ static void *waiter_thread(void *arg)
 static int waiter_start_thread(struct waiter *w)
 {
 	pthread_attr_t attr;
-	sigset_t all, old;
 	int err;
 
 	w->fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (w->fd < 0)
 		return -1;
-	/* Process-directed signals must reach the main thread only. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
+	/* The thread inherits the caller's mask, in which supervise_prepare
+	 * blocked every signal leash handles: they stay pending for the
+	 * main thread's signalfd, so no extra masking is needed here. */
 	pthread_attr_init(&attr);
 	pthread_attr_setstack(&attr, waiter_stack, sizeof waiter_stack);
 	err = pthread_create(&w->thread, &attr, waiter_thread, w);
 	pthread_attr_destroy(&attr);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err) {
 		close(w->fd);
 		w->fd = -1;
