@@ -29,14 +29,8 @@ die() { say "demo-fair: $*" >&2; exit 1; }
 [ -x "$SPIN" ] || die "$SPIN not built (run make)"
 command -v taskset >/dev/null || die "taskset not found"
 
-# mount_of FSTYPE [OPTION]: the first mount of that type (and option).
-mount_of() {
-	awk -v t="$1" -v o="${2:-}" '{
-		for (i = 7; $i != "-"; i++) ;
-		if ($(i + 1) != t) next
-		if (o != "" && index("," $(i + 3) ",", "," o ",") == 0) next
-		print $5; exit }' /proc/self/mountinfo
-}
+# mount_of FSTYPE [OPTION]
+. build-aux/cgmounts.sh
 
 CG2=$(mount_of cgroup2)
 if [ -n "$CG2" ] && grep -qw cpu "$CG2/cgroup.controllers"; then

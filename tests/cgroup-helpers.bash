@@ -10,15 +10,8 @@
 #   LEAF_TOP  $CG2/leash: parent of the uid groups holding the leaves
 #   WFILE     cpu.shares (v1) or cpu.weight (v2)
 
-# mount_of FSTYPE [OPTION]: first mount point of that type (with that
-# whole option in the super options).
-mount_of() {
-	awk -v t="$1" -v o="${2:-}" '{
-		for (i = 7; $i != "-"; i++) ;
-		if ($(i + 1) != t) next
-		if (o != "" && index("," $(i + 3) ",", "," o ",") == 0) next
-		print $5; exit }' /proc/self/mountinfo
-}
+# mount_of FSTYPE [OPTION], shared with the fair-share demo.
+. "$BATS_TEST_DIRNAME/../build-aux/cgmounts.sh"
 
 cg_detect() {
 	CG2=$(mount_of cgroup2)
