@@ -101,6 +101,30 @@ lint_man() {
 	! printf '%s\n' "$out" | grep -v -e '^$' -e 'STYLE: referenced manual not found' | grep -q .
 }
 
+# leash never removes a uid group in its normal path, so the suite leaves
+# uid_<uid> groups (and maybe the leash roots) behind: note what exists
+# now and remove, at the end, what this run made and left empty.
+. build-aux/cgmounts.sh
+cg_existing() {
+	local m
+	for m in "$(mount_of cgroup2)" "$(mount_of cgroup cpu)"; do
+		[ -n "$m" ] && [ -d "$m/leash" ] || continue
+		echo "$m/leash"
+		find "$m/leash" -mindepth 1 -maxdepth 2 -type d \
+			\( -name 'uid_*' -o -name 'run_*' \)
+	done
+}
+cg_tidy() {
+	local d
+	cg_existing | sort -r | while read -r d; do
+		grep -qxF "$d" "$cg_before" || rmdir "$d" 2>/dev/null
+	done
+	rm -f "$cg_before"
+}
+cg_before=$(mktemp)
+cg_existing >"$cg_before"
+trap cg_tidy EXIT
+
 files=${LEASH_CHECK_FILES:-$(ls tests/*.bats 2>/dev/null)}
 [ -n "$files" ] || echo "leash: no tests/*.bats yet"
 for f in $files; do
