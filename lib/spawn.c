@@ -80,9 +80,12 @@ int spawn_start(const struct plan *plan, const sigset_t *orig_mask,
 		return -1;
 	/* vfork: no copy of leash's page tables and no copy-on-write
 	 * faults on either side, the dearest part of a launch on a VM.
-	 * Safe here: the child only makes system calls and execs or
-	 * _exits, and no other thread exists yet (the waiter starts after
-	 * spawn), so musl's set*id calls in the child act on it alone. */
+	 * Safe here: the child never returns from child_run, it changes
+	 * only its own kernel state (ids, mask, dispositions, session),
+	 * and the few allocations libcap makes in it are freed before it
+	 * execs or _exits, so the shared heap is left as it was.  No other
+	 * thread exists yet (the waiter starts after spawn), so musl's
+	 * set*id calls in the child act on it alone. */
 	c->pid = vfork();
 	if (c->pid < 0) {
 		int err = errno;

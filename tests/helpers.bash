@@ -128,6 +128,16 @@ track() {
 	TRACKED+=("$1:$(_start_time "$1")")
 }
 
+# start_ready CMD...: CMD in the background with signals at their defaults
+# (as DFL gives), tracked; returns once the probe under it has written
+# $TMP/ready.  READY_PID is CMD's pid.
+start_ready() {
+	"${DFL[@]}" "$@" &
+	READY_PID=$!
+	track "$READY_PID"
+	wait_file "$TMP/ready"
+}
+
 kill_tracked() {
 	local pid=${1%%:*} start=${1#*:}
 	[[ -n $start && $(_start_time "$pid") == "$start" ]] || return 0

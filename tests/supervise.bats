@@ -92,10 +92,8 @@ only_std_fds() {
 	local w
 	for w in $WAITS; do
 		rm -f "$TMP/ready"
-		LEASH_WAIT=$w "${DFL[@]}" leash -t 30 probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
-		local lpid=$!
-		track "$lpid"
-		wait_file "$TMP/ready"
+		LEASH_WAIT=$w start_ready leash -t 30 probe -o "$TMP/ready" -m "$MARK" -s 30 -q
+		local lpid=$READY_PID
 		local cpid
 		cpid=$(report_get pid "$TMP/ready")
 		[ "$(report_get ppid "$TMP/ready")" = "$lpid" ]
@@ -107,10 +105,8 @@ only_std_fds() {
 }
 
 @test "PDEATHSIG: also without a deadline" {
-	"${DFL[@]}" leash probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
-	local lpid=$!
-	track "$lpid"
-	wait_file "$TMP/ready"
+	start_ready leash probe -o "$TMP/ready" -m "$MARK" -s 30 -q
+	local lpid=$READY_PID
 	kill -KILL "$lpid"
 	wait "$lpid" || true
 	wait_gone "$(report_get pid "$TMP/ready")" 5
@@ -326,10 +322,8 @@ audit_trace() {
 	local s st
 	for s in TERM INT HUP QUIT USR1 USR2; do
 		rm -f "$TMP/ready" "$TMP/log"
-		"${DFL[@]}" leash -t 30 probe -c "$s" -E -x 42 -l "$TMP/log" -o "$TMP/ready" -m "$MARK" -s 30 -q &
-		local lpid=$!
-		track "$lpid"
-		wait_file "$TMP/ready"
+		start_ready leash -t 30 probe -c "$s" -E -x 42 -l "$TMP/log" -o "$TMP/ready" -m "$MARK" -s 30 -q
+		local lpid=$READY_PID
 		kill -"$s" "$lpid"
 		st=0
 		wait "$lpid" || st=$?

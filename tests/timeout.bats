@@ -123,10 +123,8 @@ timeout: sending signal KILL to command 'probe'" ]
 }
 
 @test "-k: the KILL timer starts with a signal forwarded from outside" {
-	"${DFL[@]}" timeout -k 0.3 30 probe -t -o "$TMP/ready" -m "$MARK" -s 30 -q &
-	local tpid=$!
-	track "$tpid"
-	wait_file "$TMP/ready"
+	start_ready timeout -k 0.3 30 probe -t -o "$TMP/ready" -m "$MARK" -s 30 -q
+	local tpid=$READY_PID
 	local t0
 	t0=$(now_us)
 	kill -TERM "$tpid"
@@ -434,10 +432,8 @@ Try '$BIN/timeout --help' for more information."
 }
 
 @test "-v: a forwarded signal is reported too" {
-	"${DFL[@]}" timeout -v 30 probe -c TERM -E -x 0 -o "$TMP/ready" -s 30 -q 2>"$TMP/err" &
-	local tpid=$!
-	track "$tpid"
-	wait_file "$TMP/ready"
+	start_ready timeout -v 30 probe -c TERM -E -x 0 -o "$TMP/ready" -s 30 -q 2>"$TMP/err"
+	local tpid=$READY_PID
 	kill -TERM "$tpid"
 	wait "$tpid" || true
 	grep -qx "timeout: sending signal TERM to command 'probe'" "$TMP/err"
@@ -535,10 +531,8 @@ orphans=0" ]
 # SIG to timeout once the command is ready; the command catches SIG and
 # exits 42, logging it.
 fwd() {
-	"${DFL[@]}" timeout 30 probe -c "$1" -E -x 42 -l "$TMP/log" -o "$TMP/ready" -m "$MARK" -s 30 -q &
-	local tpid=$!
-	track "$tpid"
-	wait_file "$TMP/ready"
+	start_ready timeout 30 probe -c "$1" -E -x 42 -l "$TMP/log" -o "$TMP/ready" -m "$MARK" -s 30 -q
+	local tpid=$READY_PID
 	kill -"$1" "$tpid"
 	st=0
 	wait "$tpid" || st=$?
@@ -567,10 +561,8 @@ assert_forwarded() {
 }
 
 @test "forwarding: the command killed by the forwarded signal, timeout dies of it too" {
-	"${DFL[@]}" timeout 30 probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
-	local tpid=$!
-	track "$tpid"
-	wait_file "$TMP/ready"
+	start_ready timeout 30 probe -o "$TMP/ready" -m "$MARK" -s 30 -q
+	local tpid=$READY_PID
 	local cpid
 	cpid=$(report_get pid "$TMP/ready")
 	kill -INT "$tpid"
@@ -581,10 +573,8 @@ assert_forwarded() {
 }
 
 @test "forwarding: ALRM from outside counts as the deadline (124)" {
-	"${DFL[@]}" timeout 30 probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
-	local tpid=$!
-	track "$tpid"
-	wait_file "$TMP/ready"
+	start_ready timeout 30 probe -o "$TMP/ready" -m "$MARK" -s 30 -q
+	local tpid=$READY_PID
 	kill -ALRM "$tpid"
 	local st=0
 	wait "$tpid" || st=$?
@@ -677,10 +667,8 @@ assert_forwarded() {
 
 @test "PDEATHSIG: the command dies when timeout is killed (GNU 9.10)" {
 	need_gnu 9.10
-	"${DFL[@]}" timeout 30 probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
-	local tpid=$!
-	track "$tpid"
-	wait_file "$TMP/ready"
+	start_ready timeout 30 probe -o "$TMP/ready" -m "$MARK" -s 30 -q
+	local tpid=$READY_PID
 	local cpid
 	cpid=$(report_get pid "$TMP/ready")
 	kill -KILL "$tpid"
