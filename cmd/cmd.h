@@ -16,6 +16,10 @@ enum {
 	EXIT_ENOENT = 127,
 };
 
+/* CLOCK_MONOTONIC when main() began: the deadline's origin, so that
+ * parsing, user lookup, the cgroup and the fork are inside DURATION. */
+extern struct timespec cmd_started;
+
 int leash_main(int argc, char **argv);
 int timeout_main(int argc, char **argv);
 int su_main(int argc, char **argv);

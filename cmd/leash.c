@@ -8,6 +8,7 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "cmd.h"
 #include "diag.h"
 #include "duration.h"
@@ -39,8 +40,11 @@ static const struct personality *personality_find(const char *argv0)
 	return &personalities[0];
 }
 
+struct timespec cmd_started;
+
 int main(int argc, char **argv)
 {
+	clock_now(CLOCK_MONOTONIC, &cmd_started);
 	if (argc < 1 || !argv[0])
 		return EXIT_ENOENT;
 	const struct personality *p = personality_find(argv[0]);

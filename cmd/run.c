@@ -18,9 +18,7 @@ int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err)
 	const char *what = "cgroup";
 
 	err->stage = 0;
-	/* The deadline counts from here, before the cgroup and the fork,
-	 * so their cost is inside DURATION, not added to it. */
-	clock_gettime(CLOCK_MONOTONIC, &plan->started);
+	plan->started = cmd_started;
 	if (waiter_kind_from_env(&kind) < 0) {
 		diag_warn("invalid LEASH_WAIT %s: use thread, pidfd or poll",
 			  diag_quote(getenv("LEASH_WAIT")));

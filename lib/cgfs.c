@@ -1,5 +1,6 @@
 /* cgfs: small primitives on cgroupfs files. */
 #define _GNU_SOURCE
+#include "clock.h"
 #include "cgfs.h"
 
 #include <errno.h>
@@ -115,7 +116,7 @@ static long cgfs_ms_since(const struct timespec *t0)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_now(CLOCK_MONOTONIC, &t);
 	return (t.tv_sec - t0->tv_sec) * 1000 +
 	       (t.tv_nsec - t0->tv_nsec) / 1000000;
 }
@@ -144,7 +145,7 @@ int cgfs_wait_event(const char *dir, const char *key, long want, int ms)
 	if (p.fd < 0)
 		return -1;
 	p.events = POLLPRI;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_now(CLOCK_MONOTONIC, &t0);
 	while (cgfs_key(dir, "cgroup.events", key) != want) {
 		left = ms - cgfs_ms_since(&t0);
 		if (left <= 0) {
@@ -199,7 +200,7 @@ int cgfs_rmdir(const char *dir, int ms)
 {
 	struct timespec t0, pause = { 0, 1000000 };
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_now(CLOCK_MONOTONIC, &t0);
 	/* Exiting tasks pin a cgroup for a moment after populated 0. */
 	while (rmdir(dir) < 0) {
 		if (errno == ENOENT)

@@ -1,5 +1,6 @@
 /* cgroup: the per-uid cpu group and the per-launch leaf. */
 #define _GNU_SOURCE
+#include "clock.h"
 #include "cgroup.h"
 
 #include <dirent.h>
@@ -321,7 +322,7 @@ static int cg_make_leaf(struct cgroup_plan *cg)
 	char name[80];
 	bool created;
 
-	clock_gettime(CLOCK_BOOTTIME, &now);
+	clock_now(CLOCK_BOOTTIME, &now);
 	stamp = (unsigned long long)now.tv_sec * 1000000000ULL +
 		(unsigned long long)now.tv_nsec;
 	for (int k = 0; k < CG_RETRIES; k++) {

@@ -3,11 +3,13 @@
  * no handler ever runs asynchronously and nothing can act on a pid after
  * the single reap at the end. */
 #define _GNU_SOURCE
+#include "clock.h"
 #include "supervise.h"
 
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,6 +17,7 @@
 #include "diag.h"
 #include "duration.h"
 #include "signals.h"
+#include "sigign.h"
 
 /* Every signal whose default action ends a process (GNU timeout 9.10's
  * list); leash forwards them to the command instead of dying. */
@@ -24,16 +27,10 @@ static const int term_signals[] = {
 	SIGSYS, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT,
 };
 
-static int is_ignored(int sig)
-{
-	struct sigaction sa;
-
-	return sigaction(sig, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN;
-}
-
 int supervise_prepare(struct sigstate *ss)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigset_t ignored;
 
 	/* An inherited SIG_IGN (or SA_NOCLDWAIT) would let the kernel reap
 	 * the child behind our back and unpin its pid. */
@@ -42,12 +39,13 @@ int supervise_prepare(struct sigstate *ss)
 	/* A background job reading the tty must not stop leash itself. */
 	signal(SIGTTIN, SIG_IGN);
 	signal(SIGTTOU, SIG_IGN);
+	sigign_read(&ignored);
 	sigemptyset(&ss->handled);
 	for (size_t i = 0; i < sizeof term_signals / sizeof *term_signals; i++)
-		if (!is_ignored(term_signals[i]))
+		if (!sigismember(&ignored, term_signals[i]))
 			sigaddset(&ss->handled, term_signals[i]);
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
-		if (!is_ignored(sig))
+		if (!sigismember(&ignored, sig))
 			sigaddset(&ss->handled, sig);
 	/* Signals ignored at start stay ignored: nohup keeps working. */
 	return sigprocmask(SIG_BLOCK, &ss->handled, &ss->orig_mask);
@@ -66,7 +64,7 @@ struct watch {
 
 static void ts_now(struct timespec *t)
 {
-	clock_gettime(CLOCK_MONOTONIC, t);
+	clock_now(CLOCK_MONOTONIC, t);
 }
 
 #define TIME_MAX ((time_t)(~0ULL >> 1))
@@ -230,6 +228,9 @@ int supervise(const struct plan *plan, const struct sigstate *ss,
 		ts_add(&w.alarm, &plan->duration);
 		w.alarm_armed = 1;
 	}
+	/* Wake at the deadline, not up to 50 us (the default slack) after.
+	 * Set only now: fork and exec pass the slack on to the command. */
+	prctl(PR_SET_TIMERSLACK, 1UL);
 	waiter_start(&wt, kind, c->pid);
 	watch_loop(&w, &wt, sfd);
 	waiter_stop(&wt);

@@ -44,9 +44,11 @@ static void *waiter_thread(void *arg)
 	while (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOWAIT) < 0 &&
 	       errno == EINTR)
 		;
-	atomic_store(&w->exited, 1);
 	while (write(w->fd, &one, sizeof one) < 0 && errno == EINTR)
 		;
+	/* Last touch of *w: once the main thread sees this it may close
+	 * the eventfd and leave the frame W lives in. */
+	atomic_store(&w->exited, 1);
 	return NULL;
 }
 
@@ -63,6 +65,10 @@ static int waiter_start_thread(struct waiter *w)
 	 * main thread's signalfd, so no extra masking is needed here. */
 	pthread_attr_init(&attr);
 	pthread_attr_setstack(&attr, waiter_stack, sizeof waiter_stack);
+	/* Detached: nobody waits for the thread to end.  Once it has
+	 * written, it only returns, and exit_group() ends it anyway; a join
+	 * would put the main thread to sleep once more per launch. */
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	err = pthread_create(&w->thread, &attr, waiter_thread, w);
 	pthread_attr_destroy(&attr);
 	if (err) {
@@ -113,8 +119,6 @@ int waiter_exited(struct waiter *w)
 
 void waiter_stop(struct waiter *w)
 {
-	if (w->kind == WAITER_THREAD)
-		pthread_join(w->thread, NULL);
 	if (w->fd >= 0)
 		close(w->fd);
 	w->fd = -1;

@@ -32,7 +32,8 @@ int waiter_interval_ms(const struct waiter *w);
 /* After a wake-up: has the child exited?  Never reaps. */
 int waiter_exited(struct waiter *w);
 
-/* Join the thread, close descriptors. */
+/* Close the descriptors.  A thread is detached: it has written by then
+ * and ends by itself. */
 void waiter_stop(struct waiter *w);
 
 #endif
