@@ -127,7 +127,7 @@ HELPER_LDFLAGS = $(LDFLAGS_AUTO) $(LDFLAGS_SIZE) $(LDFLAGS)
 $(B)/%: $(srcdir)/tests/%.c $(B)/.flags | $(KINC_DIR)
 	@mkdir -p $(B)/obj
 	@echo "  CC      $<"
-	$(Q)$(CC) $(HELPER_CPPFLAGS) $(HELPER_CFLAGS) -MMD -MP -MF $(B)/obj/$*.d $(HELPER_LDFLAGS) -o $@.tmp $< $(LIBS)
+	$(Q)$(CC) $(HELPER_CPPFLAGS) $(HELPER_CFLAGS) -MMD -MP -MF $(B)/obj/$*.d -MT $@ $(HELPER_LDFLAGS) -o $@.tmp $< $(LIBS)
 	$(Q)mv -f $@.tmp $@
 
 $(B)/bench: $(BENCH_OBJS) $(B)/.flags

@@ -62,6 +62,36 @@ only_std_fds() {
 	assert_output HUP,PIPE
 }
 
+@test "child: ignored signals are found without /proc too (a recovery image)" {
+	need_root
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	# An empty tmpfs over /proc, in a private mount namespace: leash reads
+	# the ignored set signal by signal.  Acting on the ignored HUP would
+	# show: a -v line, and the -k timer ending the command with KILL.
+	"$PROBE" -i HUP -- unshare -m --propagation private sh -c \
+		'mount -t tmpfs none /proc && exec "$@"' sh \
+		leash -v -k 0.1 -t 30 probe -o "$TMP/ready" -m "$MARK" -s 0.5 -x 5 -q \
+		2>"$TMP/err" &
+	local tpid=$!
+	track "$tpid"
+	wait_file "$TMP/ready"
+	kill -HUP "$tpid"
+	local st=0
+	wait "$tpid" || st=$?
+	cat "$TMP/err" >&2
+	[ "$st" -eq 5 ]
+	[ ! -s "$TMP/err" ]
+}
+
+@test "child: keeps the caller's timer slack (leash sets its own after the fork)" {
+	[[ -r /proc/self/timerslack_ns ]] || skip "no /proc/PID/timerslack_ns"
+	local mine
+	mine=$(cat /proc/self/timerslack_ns)
+	run leash -t 10 cat /proc/self/timerslack_ns
+	assert_status 0
+	assert_output "$mine"
+}
+
 @test "child: no leash descriptor leaks into the command" {
 	local w
 	for w in $WAITS; do

@@ -1,0 +1,13 @@
+#!/usr/bin/env bats
+# leash's malloc (lib/arena.c): alignment, zeroing, growth in place and
+# by copy, the mmap path past the arena, size overflows.  No root needed.
+
+load helpers
+
+@test "arena: malloc, calloc, realloc and free keep their contracts" {
+	local check=${ARENA_CHECK:-$TOP/build/arena-check}
+	[[ -x $check ]] || skip "build/arena-check not built"
+	run "$check"
+	assert_status 0
+	assert_output ok
+}
