@@ -10,9 +10,10 @@
  *
  * Used from one thread at a time: the main thread, or the vfork child
  * while the main thread is suspended; the waiter thread never allocates.
- * Sanitizer builds keep the C library's malloc, which they instrument. */
-#if !defined(__SANITIZE_ADDRESS__)
+ * Only with musl, which lets a program replace malloc by defining these
+ * four functions; glibc and sanitizer builds keep the C library's. */
 
+/* First: the C library's headers say which library it is. */
 #include <errno.h>
 #include <stdalign.h>
 #include <stddef.h>
@@ -21,14 +22,18 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#if !defined(__GLIBC__) && !defined(__BIONIC__) && !defined(__SANITIZE_ADDRESS__)
+
 #define ARENA_SIZE (256 * 1024)
 #define ALIGN 16
 
-/* 16 bytes before every block: keeps the block aligned to ALIGN. */
+/* ALIGN bytes before every block, also where size_t has 4 bytes, so
+ * every block is aligned as malloc's must be. */
 struct block {
-	size_t size;            /* usable bytes */
+	alignas(ALIGN) size_t size;     /* usable bytes */
 	size_t mapped;          /* 1: from mmap, size is what was asked */
 };
+_Static_assert(sizeof(struct block) == ALIGN, "a header is one ALIGN unit");
 
 static alignas(ALIGN) unsigned char arena[ARENA_SIZE];
 static size_t arena_top;        /* first free byte */
