@@ -138,6 +138,22 @@ start_ready() {
 	wait_file "$TMP/ready"
 }
 
+# assert_hup_ignored SUPERVISOR...: run SUPERVISOR (given -v -k 0.1 and a
+# probe -o "$TMP/ready" ... -s 0.5 -x 5 -q) with HUP ignored, send it HUP
+# once the probe is ready, and check that it did not act on the signal:
+# acting would show as a -v line and as the -k timer's KILL.
+assert_hup_ignored() {
+	"$PROBE" -i HUP -- "$@" 2>"$TMP/err" &
+	local tpid=$! st=0
+	track "$tpid"
+	wait_file "$TMP/ready"
+	kill -HUP "$tpid"
+	wait "$tpid" || st=$?
+	cat "$TMP/err" >&2
+	[ "$st" -eq 5 ]
+	[ ! -s "$TMP/err" ]
+}
+
 kill_tracked() {
 	local pid=${1%%:*} start=${1#*:}
 	[[ -n $start && $(_start_time "$pid") == "$start" ]] || return 0

@@ -66,21 +66,10 @@ only_std_fds() {
 	need_root
 	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
 	# An empty tmpfs over /proc, in a private mount namespace: leash reads
-	# the ignored set signal by signal.  Acting on the ignored HUP would
-	# show: a -v line, and the -k timer ending the command with KILL.
-	"$PROBE" -i HUP -- unshare -m --propagation private sh -c \
+	# the ignored set signal by signal.
+	assert_hup_ignored unshare -m --propagation private sh -c \
 		'mount -t tmpfs none /proc && exec "$@"' sh \
-		leash -v -k 0.1 -t 30 probe -o "$TMP/ready" -m "$MARK" -s 0.5 -x 5 -q \
-		2>"$TMP/err" &
-	local tpid=$!
-	track "$tpid"
-	wait_file "$TMP/ready"
-	kill -HUP "$tpid"
-	local st=0
-	wait "$tpid" || st=$?
-	cat "$TMP/err" >&2
-	[ "$st" -eq 5 ]
-	[ ! -s "$TMP/err" ]
+		leash -v -k 0.1 -t 30 probe -o "$TMP/ready" -m "$MARK" -s 0.5 -x 5 -q
 }
 
 @test "child: keeps the caller's timer slack (leash sets its own after the fork)" {

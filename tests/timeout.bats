@@ -597,17 +597,7 @@ assert_forwarded() {
 
 @test "ignored signals: an ignored HUP (nohup) is not acted on (GNU 9.10)" {
 	need_gnu 9.10
-	# Acting on it would show: a -v line, and the -k timer started.
-	"$PROBE" -i HUP -- timeout -v -k 0.1 30 probe -o "$TMP/ready" -m "$MARK" -s 0.5 -x 5 -q 2>"$TMP/err" &
-	local tpid=$!
-	track "$tpid"
-	wait_file "$TMP/ready"
-	kill -HUP "$tpid"
-	local st=0
-	wait "$tpid" || st=$?
-	cat "$TMP/err" >&2
-	[ "$st" -eq 5 ]
-	[ ! -s "$TMP/err" ]
+	assert_hup_ignored timeout -v -k 0.1 30 probe -o "$TMP/ready" -m "$MARK" -s 0.5 -x 5 -q
 }
 
 @test "caller state: SIGCHLD ignored by the caller" {
