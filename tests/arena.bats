@@ -5,7 +5,7 @@
 load helpers
 
 @test "arena: malloc, calloc, realloc and free keep their contracts" {
-	local check=${ARENA_CHECK:-$TOP/build/arena-check}
+	local check=${ARENA_CHECK:-${LEASH_BUILDDIR:-$TOP/build}/arena-check}
 	[[ -x $check ]] || skip "build/arena-check not built"
 	run "$check"
 	[[ $status != 77 ]] || skip "$output"

@@ -7,7 +7,7 @@
 load helpers
 
 setup() {
-	CHECK=${MOUNTINFO_CHECK:-$TOP/build/mountinfo-check}
+	CHECK=${MOUNTINFO_CHECK:-${LEASH_BUILDDIR:-$TOP/build}/mountinfo-check}
 	[[ -x $CHECK ]] || skip "build/mountinfo-check not built"
 	MI=$BATS_TEST_TMPDIR/mountinfo
 }
