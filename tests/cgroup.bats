@@ -185,7 +185,7 @@ teardown() {
 
 @test "50 parallel launches race a loop removing and recreating groups" {
 	need_leaf
-	VANDAL=${VANDAL:-$TOP/build/cgvandal}
+	VANDAL=${VANDAL:-${LEASH_BUILDDIR:-$TOP/build}/cgvandal}
 	[[ -x $VANDAL ]] || skip "build/cgvandal not built"
 	lp=$(leaf_parent "$UA") cp=$(cpu_group "$UA")
 	# Removes every empty group of ours as fast as it can, remakes some:
