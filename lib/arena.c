@@ -67,6 +67,14 @@ static struct block *map_block(size_t n)
 	return b;
 }
 
+/* Hand out N more bytes at the top; the high-water mark follows. */
+static void arena_take(size_t n)
+{
+	arena_top += n;
+	if (arena_top > arena_dirty)
+		arena_dirty = arena_top;
+}
+
 static struct block *alloc_block(size_t n)
 {
 	if (n > ARENA_SIZE ||
@@ -75,7 +83,7 @@ static struct block *alloc_block(size_t n)
 	struct block *b = (struct block *)(arena + arena_top);
 	b->size = round_up(n);
 	b->mapped = 0;
-	arena_top += sizeof *b + b->size;
+	arena_take(sizeof *b + b->size);
 	return b;
 }
 
@@ -83,8 +91,6 @@ void *malloc(size_t n)
 {
 	struct block *b = alloc_block(n);
 
-	if (b && arena_top > arena_dirty)
-		arena_dirty = arena_top;
 	return b ? b + 1 : NULL;
 }
 
@@ -105,16 +111,14 @@ void *calloc(size_t m, size_t n)
 {
 	if (n && m > SIZE_MAX / n)
 		return errno = ENOMEM, NULL;
-	size_t len = m * n;
+	size_t len = m * n, dirty = arena_dirty;
 	struct block *b = alloc_block(len);
 	if (!b)
 		return NULL;
 	/* Bytes never handed out before, and mmap pages, are zero already. */
 	size_t at = (size_t)((unsigned char *)(b + 1) - arena);
-	if (!b->mapped && at < arena_dirty)
-		memset(b + 1, 0, arena_dirty - at < len ? arena_dirty - at : len);
-	if (arena_top > arena_dirty)
-		arena_dirty = arena_top;
+	if (!b->mapped && at < dirty)
+		memset(b + 1, 0, dirty - at < len ? dirty - at : len);
 	return b + 1;
 }
 
@@ -130,10 +134,8 @@ void *realloc(void *p, size_t n)
 		size_t more = round_up(n) - b->size;
 		if (n <= ARENA_SIZE && is_last(b) &&
 		    more <= ARENA_SIZE - arena_top) {
-			arena_top += more;
+			arena_take(more);
 			b->size += more;
-			if (arena_top > arena_dirty)
-				arena_dirty = arena_top;
 			return p;
 		}
 	} else if (n <= b->size) {

@@ -1,6 +1,5 @@
 /* cgfs: small primitives on cgroupfs files. */
 #define _GNU_SOURCE
-#include "clock.h"
 #include "cgfs.h"
 
 #include <errno.h>
@@ -13,6 +12,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "clock.h"
 
 /* openat, not open: musl's open() adds an fcntl(FD_CLOEXEC) call for
  * old kernels, one more syscall on every cgroupfs file we touch. */

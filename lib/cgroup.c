@@ -1,6 +1,5 @@
 /* cgroup: the per-uid cpu group and the per-launch leaf. */
 #define _GNU_SOURCE
-#include "clock.h"
 #include "cgroup.h"
 
 #include <dirent.h>
@@ -15,6 +14,7 @@
 #include <unistd.h>
 
 #include "cgfs.h"
+#include "clock.h"
 #include "diag.h"
 #include "mountinfo.h"
 

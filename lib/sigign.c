@@ -29,7 +29,8 @@ static int sigign_proc(unsigned long long *mask)
 	char buf[256 + sizeof key + 16];
 	size_t keep = 0;
 	ssize_t n;
-	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	/* openat: musl's open() adds an fcntl(FD_CLOEXEC) for old kernels. */
+	int fd = openat(AT_FDCWD, "/proc/self/status", O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -1;

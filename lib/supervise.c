@@ -3,7 +3,6 @@
  * no handler ever runs asynchronously and nothing can act on a pid after
  * the single reap at the end. */
 #define _GNU_SOURCE
-#include "clock.h"
 #include "supervise.h"
 
 #include <errno.h>
@@ -14,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "diag.h"
 #include "duration.h"
 #include "signals.h"
