@@ -35,6 +35,14 @@ in_ns() {
 		exec "$@"' sh "$@"
 }
 
+# require_fails SETUP: `leash --cgroup=require -u UA` in the namespace
+# SETUP fails with 125 and starts nothing; its message is left in $lines.
+require_fails() {
+	run in_ns "$1" "$LEASH" --cgroup=require -u "$UA" -- "$PROBE" -o "$OUT"
+	assert_status 125
+	[[ ! -e $OUT ]]
+}
+
 hide_all='mount -t tmpfs leashtest /sys/fs/cgroup'
 
 @test "no cgroup at all: auto runs without and says so under -v" {
@@ -45,11 +53,8 @@ hide_all='mount -t tmpfs leashtest /sys/fs/cgroup'
 }
 
 @test "no cgroup at all: require fails with 125 and starts nothing" {
-	run in_ns "$hide_all" "$LEASH" --cgroup=require -u "$UA" -- \
-		"$PROBE" -o "$OUT"
-	assert_status 125
+	require_fails "$hide_all"
 	[[ ${lines[0]} == "leash: no cgroup mount with the cpu controller"* ]]
-	[[ ! -e $OUT ]]
 }
 
 @test "no cgroup at all: off runs quietly" {
@@ -72,12 +77,9 @@ ro_cpu() {
 }
 
 @test "read-only cpu hierarchy: require fails with path, EROFS and a hint" {
-	run in_ns "$(ro_cpu)" "$LEASH" --cgroup=require -u "$UA" -- \
-		"$PROBE" -o "$OUT"
-	assert_status 125
+	require_fails "$(ro_cpu)"
 	[[ ${lines[0]} == "leash: cannot create cgroup '$CG_TOP"*"': Read-only file system"* ]]
 	[[ ${lines[0]} == *"--cgroup-root"* ]]
-	[[ ! -e $OUT ]]
 }
 
 @test "hybrid, read-only cgroup2: auto keeps the cpu group, loses the leaf" {
@@ -87,11 +89,8 @@ ro_cpu() {
 	assert_status 0
 	[[ $output == *"leash: cgroup: no per-launch leaf: cannot create cgroup '$LEAF_TOP"*"Read-only file system"* ]]
 	[[ $(cpu_path_of "$output") == /leash/uid_$UA ]]
-	run in_ns "mount --bind $CG2 $CG2 && mount -o remount,bind,ro $CG2" \
-		"$LEASH" --cgroup=require -u "$UA" -- "$PROBE" -o "$OUT"
-	assert_status 125
+	require_fails "mount --bind $CG2 $CG2 && mount -o remount,bind,ro $CG2"
 	[[ ${lines[0]} == *"Read-only file system"* ]]
-	[[ ! -e $OUT ]]
 }
 
 @test "cgroup2 without cpu and no v1 cpu: no controller available" {
@@ -101,11 +100,8 @@ ro_cpu() {
 	run in_ns "$only_v2" "$LEASH" -v -u "$UA" -- "$PROBE" -k cgroup
 	assert_status 0
 	[[ $output == *"leash: running without a cgroup: no cpu cgroup controller available"* ]]
-	run in_ns "$only_v2" "$LEASH" --cgroup=require -u "$UA" -- \
-		"$PROBE" -o "$OUT"
-	assert_status 125
+	require_fails "$only_v2"
 	[[ ${lines[0]} == "leash: no cpu cgroup controller available (not in /sys/fs/cgroup/unified/cgroup.controllers"* ]]
-	[[ ! -e $OUT ]]
 }
 
 @test "--cgroup-root where cpu is not enabled: names the group and the fix" {

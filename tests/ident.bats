@@ -238,12 +238,7 @@ probe_as() {
 @test "environment, default: HOME SHELL USER LOGNAME of the target, the rest kept" {
 	FOO=bar PATH=$PATH:/leash/x probe_as -u "$U_NAME"
 	assert_status 0
-	assert_key env:HOME "$U_HOME"
-	assert_key env:SHELL /bin/sh
-	assert_key env:USER "$U_NAME"
-	assert_key env:LOGNAME "$U_NAME"
-	assert_key env:FOO bar
-	[[ $(probe_get env:PATH) == *:/leash/x ]]
+	assert_target_env
 }
 
 @test "environment, -l: only TERM and the whitelist, PATH reset, cwd = HOME" {

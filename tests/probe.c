@@ -165,21 +165,29 @@ static void add_status(void)
 	fclose(f);
 }
 
-static void add_stat(void)
+/* Read the stat file PATH into BUF; returns the ')' that ends the comm
+ * (the fields follow after a blank), or NULL. */
+static char *read_stat(const char *path, char *buf, size_t size)
 {
-	char buf[1024], *p;
-	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
-	int tty = 0, tpgid = -1;
 
 	if (fd < 0)
-		return;
-	n = read(fd, buf, sizeof buf - 1);
+		return NULL;
+	n = read(fd, buf, size - 1);
 	close(fd);
 	if (n <= 0)
-		return;
+		return NULL;
 	buf[n] = '\0';
-	p = strrchr(buf, ')');
+	return strrchr(buf, ')');
+}
+
+static void add_stat(void)
+{
+	char buf[1024];
+	char *p = read_stat("/proc/self/stat", buf, sizeof buf);
+	int tty = 0, tpgid = -1;
+
 	/* After the comm: state ppid pgrp session tty_nr tpgid ... */
 	if (p && sscanf(p + 2, "%*c %*d %*d %*d %d %d", &tty, &tpgid) == 2) {
 		add("tpgid", "%d", tpgid);
@@ -458,21 +466,12 @@ static int scan_children(int alive_only, char *list, size_t size, pid_t *pids, i
 	while ((e = readdir(d)) && n < max) {
 		char path[300], buf[512], comm[64] = "?", *p;
 		char state;
-		int ppid, fd;
-		ssize_t r;
+		int ppid;
 
 		if (e->d_name[0] < '0' || e->d_name[0] > '9')
 			continue;
 		snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		r = read(fd, buf, sizeof buf - 1);
-		close(fd);
-		if (r <= 0)
-			continue;
-		buf[r] = '\0';
-		p = strrchr(buf, ')');
+		p = read_stat(path, buf, sizeof buf);
 		if (!p || sscanf(p + 2, "%c %d", &state, &ppid) != 2 || ppid != getpid())
 			continue;
 		if (alive_only && state == 'Z')

@@ -90,12 +90,7 @@ fi
 @test "environment: HOME SHELL USER LOGNAME set, the rest kept" {
 	FOO=bar PATH=$PATH:/leash/x run su "$U_NAME" -c "$U_PROBE -e"
 	assert_status 0
-	assert_key env:HOME "$U_HOME"
-	assert_key env:SHELL /bin/sh
-	assert_key env:USER "$U_NAME"
-	assert_key env:LOGNAME "$U_NAME"
-	assert_key env:FOO bar
-	[[ $(probe_get env:PATH) == *:/leash/x ]]
+	assert_target_env
 }
 
 @test "environment, root target: USER and LOGNAME are left alone (util-linux)" {

@@ -78,6 +78,18 @@ assert_key() {
 	fi
 }
 
+# assert_target_env: a probe report (run with FOO=bar and /leash/x at the
+# end of PATH) shows the target's HOME SHELL USER LOGNAME and the rest of
+# the caller's environment kept.
+assert_target_env() {
+	assert_key env:HOME "$U_HOME"
+	assert_key env:SHELL /bin/sh
+	assert_key env:USER "$U_NAME"
+	assert_key env:LOGNAME "$U_NAME"
+	assert_key env:FOO bar
+	[[ $(probe_get env:PATH) == *:/leash/x ]]
+}
+
 # A directory every user may enter and run from (mode 755; the test's
 # own tmpdir may not be reachable for them).  shared_cleanup removes them.
 shared_tmpdir() {

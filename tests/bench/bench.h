@@ -85,6 +85,7 @@ struct stats {
 	double med, p10, p90, min, max;
 };
 void stats_of(double *v, size_t n, struct stats *s);
+double worst_of(double worst, double v);
 uint32_t rand_next(void);
 void shuffle(int *order, int n);
 

@@ -48,22 +48,23 @@ static void open_item(const char *key)
 	}
 }
 
-void json_obj(const char *key)
+static void open_container(const char *key, char open, char close)
 {
 	open_item(key);
 	if (out)
-		fputc('{', out);
+		fputc(open, out);
 	first[++depth] = true;
-	closers[depth] = '}';
+	closers[depth] = close;
+}
+
+void json_obj(const char *key)
+{
+	open_container(key, '{', '}');
 }
 
 void json_arr(const char *key)
 {
-	open_item(key);
-	if (out)
-		fputc('[', out);
-	first[++depth] = true;
-	closers[depth] = ']';
+	open_container(key, '[', ']');
 }
 
 void json_end(void)

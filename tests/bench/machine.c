@@ -111,9 +111,7 @@ void sec_targets(void)
 	double worst_cg = NAN;
 
 	for (int i = 0; i < 3; i++)
-		if (!isnan(fig.cg_step_us[i]) &&
-		    (isnan(worst_cg) || fig.cg_step_us[i] > worst_cg))
-			worst_cg = fig.cg_step_us[i];
+		worst_cg = worst_of(worst_cg, fig.cg_step_us[i]);
 	printf("\ntargets\n");
 	json_arr("targets");
 	target("t_ratio", "leash -t overhead / GNU timeout's", 0.25,

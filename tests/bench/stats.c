@@ -1,4 +1,6 @@
-/* stats: order statistics and a small random generator. */
+/* stats: order statistics, the worst of several medians, and a small
+ * random generator. */
+#include <math.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -35,6 +37,12 @@ void stats_of(double *v, size_t n, struct stats *s)
 	s->p90 = quantile(v, n, 0.9);
 	s->min = v[0];
 	s->max = v[n - 1];
+}
+
+/* The larger of WORST and V, where NaN means "none yet" (or "none"). */
+double worst_of(double worst, double v)
+{
+	return isnan(worst) || v > worst ? v : worst;
 }
 
 uint32_t rand_next(void)

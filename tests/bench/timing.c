@@ -208,9 +208,8 @@ void sec_latency(const struct setup *s)
 
 		print_row(&r[i], &x[i], "latency", "launch", base);
 		/* the target figure is net of the bare row */
-		if (!r[i].skip && (i == T_THREAD || i == T_PIDFD) &&
-		    (isnan(worst) || x[i].sa.med - base > worst))
-			worst = x[i].sa.med - base;
+		if (!r[i].skip && (i == T_THREAD || i == T_PIDFD))
+			worst = worst_of(worst, x[i].sa.med - base);
 	}
 	json_end();
 	json_end();
@@ -259,9 +258,8 @@ void sec_overshoot(const struct setup *s)
 	json_arr("rows");
 	for (int i = 0; i < T_N; i++) {
 		print_row(&r[i], &x[i], "killed", "exited", NAN);
-		if (!r[i].skip && (i == T_THREAD || i == T_PIDFD) &&
-		    (isnan(worst) || x[i].sb.med > worst))
-			worst = x[i].sb.med;
+		if (!r[i].skip && (i == T_THREAD || i == T_PIDFD))
+			worst = worst_of(worst, x[i].sb.med);
 	}
 	json_end();
 	json_end();
