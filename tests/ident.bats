@@ -300,18 +300,13 @@ probe_as() {
 }
 
 @test "TIOCSTI cannot reach the caller's terminal (under script)" {
-	command -v script >/dev/null || skip "no script(1)"
-	command -v perl >/dev/null || skip "no perl"
-	local pl=$U_HOME/tiocsti.pl
-	printf '%s\n' 'my $c = "x"; ioctl(STDIN, 0x5412, $c) or die "tiocsti: $!\n"; print "injected\n";' >"$pl"
-	chmod 644 "$pl"
-	run script -qec "$LEASH -u $U_NAME -- perl $pl" /dev/null </dev/null
-	[[ $output == *"tiocsti: Operation not permitted"* ]]
-	[[ $output != *injected* ]]
+	tiocsti_setup
+	on_tty "$LEASH -u $U_NAME -- perl $TIOCSTI"
+	assert_tiocsti_refused
 	# The control: --foreground keeps the terminal; where the kernel still
 	# allows TIOCSTI (dev.tty.legacy_tiocsti=1) the injection then works.
-	if [[ $(cat /proc/sys/dev/tty/legacy_tiocsti 2>/dev/null || echo 1) == 1 ]]; then
-		run script -qec "$LEASH --foreground -u $U_NAME -- perl $pl" /dev/null </dev/null
+	if legacy_tiocsti; then
+		on_tty "$LEASH --foreground -u $U_NAME -- perl $TIOCSTI"
 		[[ $output == *injected* ]]
 	fi
 }

@@ -161,20 +161,15 @@ fi
 }
 
 @test "TIOCSTI from su -c cannot reach the caller's terminal (under script)" {
-	command -v script >/dev/null || skip "no script(1)"
-	command -v perl >/dev/null || skip "no perl"
-	local pl=$U_HOME/tiocsti.pl
-	printf '%s\n' 'my $c = "x"; ioctl(STDIN, 0x5412, $c) or die "tiocsti: $!\n"; print "injected\n";' >"$pl"
-	chmod 644 "$pl"
-	run script -qec "$SU $U_NAME -c 'perl $pl'" /dev/null </dev/null
-	[[ $output == *"tiocsti: Operation not permitted"* ]]
-	[[ $output != *injected* ]]
-	run script -qec "$SU $U_NAME,$G_PRIM perl $pl" /dev/null </dev/null
-	[[ $output == *"tiocsti: Operation not permitted"* ]]
+	tiocsti_setup
+	on_tty "$SU $U_NAME -c 'perl $TIOCSTI'"
+	assert_tiocsti_refused
+	on_tty "$SU $U_NAME,$G_PRIM perl $TIOCSTI"
+	assert_tiocsti_refused
 	# Control: --session-command keeps the terminal (as util-linux does),
 	# so where the kernel allows TIOCSTI the injection works there.
-	if [[ $(cat /proc/sys/dev/tty/legacy_tiocsti 2>/dev/null || echo 1) == 1 ]]; then
-		run script -qec "$SU $U_NAME --session-command 'perl $pl'" /dev/null </dev/null
+	if legacy_tiocsti; then
+		on_tty "$SU $U_NAME --session-command 'perl $TIOCSTI'"
 		[[ $output == *injected* ]]
 	fi
 }

@@ -78,6 +78,33 @@ assert_key() {
 	fi
 }
 
+# TIOCSTI: tiocsti_setup writes $TIOCSTI, a perl script the target may
+# read that pushes one byte into its terminal's input (the test is skipped
+# without script(1) or perl); on_tty runs a command line on a terminal of
+# its own (script); assert_tiocsti_refused checks that the push failed;
+# legacy_tiocsti says whether the kernel allows TIOCSTI at all, for the
+# controls that show the push works where the terminal is shared.
+tiocsti_setup() {
+	command -v script >/dev/null || skip "no script(1)"
+	command -v perl >/dev/null || skip "no perl"
+	TIOCSTI=$U_HOME/tiocsti.pl
+	printf '%s\n' 'my $c = "x"; ioctl(STDIN, 0x5412, $c) or die "tiocsti: $!\n"; print "injected\n";' >"$TIOCSTI"
+	chmod 644 "$TIOCSTI"
+}
+
+on_tty() {
+	run script -qec "$1" /dev/null </dev/null
+}
+
+assert_tiocsti_refused() {
+	[[ $output == *"tiocsti: Operation not permitted"* ]]
+	[[ $output != *injected* ]]
+}
+
+legacy_tiocsti() {
+	[[ $(cat /proc/sys/dev/tty/legacy_tiocsti 2>/dev/null || echo 1) == 1 ]]
+}
+
 # assert_target_env: a probe report (run with FOO=bar and /leash/x at the
 # end of PATH) shows the target's HOME SHELL USER LOGNAME and the rest of
 # the caller's environment kept.
