@@ -62,11 +62,6 @@ struct watch {
 	bool sent_kill;
 };
 
-static void ts_now(struct timespec *t)
-{
-	clock_now(CLOCK_MONOTONIC, t);
-}
-
 #define TIME_MAX ((time_t)(~0ULL >> 1))
 
 /* Saturating: a clamped "forever" duration must not wrap. */
@@ -105,7 +100,7 @@ static void deliver(struct watch *w, int sig)
 	if (!duration_is_zero(&w->kill_after)) {
 		/* The KILL timer starts with the first signal, once. */
 		w->next_signal = SIGKILL;
-		ts_now(&w->alarm);
+		clock_now(CLOCK_MONOTONIC, &w->alarm);
 		ts_add(&w->alarm, &w->kill_after);
 		w->alarm_armed = 1;
 		w->kill_after = (struct timespec){ 0, 0 };
@@ -171,7 +166,7 @@ static struct timespec *wait_time(const struct watch *w,
 	*out = (struct timespec){ cap / 1000, (cap % 1000) * 1000000L };
 	if (!w->alarm_armed)
 		return out;
-	ts_now(&now);
+	clock_now(CLOCK_MONOTONIC, &now);
 	struct timespec left = { w->alarm.tv_sec - now.tv_sec,
 				 w->alarm.tv_nsec - now.tv_nsec };
 	if (left.tv_nsec < 0) {
@@ -192,7 +187,7 @@ static int alarm_due(const struct watch *w)
 
 	if (!w->alarm_armed)
 		return 0;
-	ts_now(&now);
+	clock_now(CLOCK_MONOTONIC, &now);
 	return now.tv_sec > w->alarm.tv_sec ||
 	       (now.tv_sec == w->alarm.tv_sec && now.tv_nsec >= w->alarm.tv_nsec);
 }
