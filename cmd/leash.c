@@ -15,6 +15,7 @@
 #include "env.h"
 #include "opt.h"
 #include "signals.h"
+#include "timer.h"
 
 extern char **environ;
 
@@ -44,7 +45,7 @@ struct timespec cmd_started;
 
 int main(int argc, char **argv)
 {
-	clock_now(CLOCK_MONOTONIC, &cmd_started);
+	clock_now(TIMER_CLOCK, &cmd_started);
 	if (argc < 1 || !argv[0])
 		return EXIT_ENOENT;
 	const struct personality *p = personality_find(argv[0]);
@@ -329,6 +330,9 @@ int leash_main(int argc, char **argv)
 	native_command(&p, &o, &argv[st.ind]);
 	native_environment(&p, &o);
 	p.new_session = ident_changes_uid(&p.id) && !p.foreground;
+	p.lead_group = !p.foreground;
+	/* KILL, not the -s signal: the native command gets no say. */
+	p.pdeath_signal = SIGKILL;
 	/* auto acts, like the kernel patch at set_user(), when the uid
 	 * changes or a cgroup option asks for it, and only as root. */
 	if (p.cg.mode == CGROUP_AUTO &&

@@ -435,7 +435,10 @@ int su_main(int argc, char **argv)
 	else
 		su_plan_ul(&p, &o);
 	p.new_session = !o.same_session && ident_changes_uid(&p.id);
-	p.foreground = !p.new_session;  /* stay in the caller's process group */
+	p.foreground = !p.new_session;
+	/* util-linux su stays in the caller's process group. */
+	p.lead_group = false;
+	p.pdeath_signal = SIGKILL;
 	rc = su_run(&p);
 	env_free(p.envp);
 	ident_free(&p.id);

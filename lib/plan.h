@@ -19,9 +19,12 @@ struct plan {
 	/* Deadline: a zero timespec means none. */
 	struct timespec duration;
 	struct timespec kill_after;
-	struct timespec started;        /* CLOCK_MONOTONIC, the deadline's origin */
+	struct timespec started;        /* TIMER_CLOCK, the deadline's origin */
 	int term_signal;
-	bool foreground;        /* no new process group, pid only, no CONT */
+	int pdeath_signal;      /* the command's when leash dies (timeout: -s) */
+	bool foreground;        /* signal the command's pid only, no CONT */
+	bool lead_group;        /* setpgid(0, 0) on leash before the fork (GNU);
+				 * the command shares it unless new_session */
 	bool preserve_status;
 	bool verbose;
 
