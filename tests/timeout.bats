@@ -525,6 +525,41 @@ orphans=0" ]
 	assert_status 137
 }
 
+@test "group: timeout leads the group the command is in, so kill -- -PID reaches the command" {
+	start_ready timeout 30 probe -o "$TMP/ready" -m "$MARK" -s 30 -q
+	local tpid=$READY_PID cpid st=0
+	cpid=$(report_get pid "$TMP/ready")
+	[ "$(report_get pgid "$TMP/ready")" = "$tpid" ]
+	# STOP is not forwarded by anyone: only the group signal stops it.
+	kill -STOP -- "-$tpid"
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[[ $(proc_state "$cpid") == T ]] && break
+		sleep 0.02
+	done
+	[[ $(proc_state "$cpid") == T ]]
+	kill -CONT -- "-$tpid"
+	kill -TERM -- "-$tpid"
+	wait "$tpid" || st=$?
+	[ "$st" -eq 143 ]
+	wait_gone "$cpid"
+}
+
+@test "group: a signal sent to timeout is passed on once, not back and forth" {
+	start_ready timeout 30 probe -c HUP -l "$TMP/log" -o "$TMP/ready" -m "$MARK" -s 1.5 -x 3 -q
+	local tpid=$READY_PID st=0
+	kill -HUP "$tpid"
+	# A supervisor that passes its own group signal on again never ends.
+	wait_gone "$tpid" 10
+	wait "$tpid" || st=$?
+	cat "$TMP/log" >&2
+	[ "$st" -eq 3 ]
+	# Once to the pid, once to the group; pending copies merge.
+	local n
+	n=$(grep -c HUP "$TMP/log")
+	((n >= 1 && n <= 2))
+}
+
 # --- signals sent to timeout ---------------------------------------------------
 
 # fwd SIG: start timeout in the background with SIG at its default, send
@@ -633,6 +668,61 @@ assert_forwarded() {
 @test "caller state: a child inherited through exec does not end the wait" {
 	run bounded sh -c 'sleep 0.1 & exec timeout 10 sh -c "sleep 0.5; exit 3"'
 	assert_status 3
+}
+
+@test "caller state: a caller that ignores TERM still gets the deadline" {
+	BOUND=5 run bounded "$PROBE" -i TERM -- timeout 0.2 sleep 10
+	assert_status 124
+	# The command gets TERM at its default, so it dies of it.
+	run "$PROBE" -i TERM -- timeout 10 probe -k ignored
+	[[ ,$output, != *,TERM,* ]]
+}
+
+@test "caller state: -s HUP with HUP ignored by the caller still ends the command" {
+	BOUND=5 run bounded "$PROBE" -i HUP -- timeout -s HUP 0.2 sleep 10
+	assert_status 124
+}
+
+@test "caller state: ALRM ignored by the caller is still the deadline's" {
+	"$PROBE" -i ALRM -- timeout 8 probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
+	local tpid=$! st=0 t0
+	track "$tpid"
+	wait_file "$TMP/ready"
+	t0=$(now_us)
+	kill -ALRM "$tpid"
+	wait "$tpid" || st=$?
+	[ "$st" -eq 124 ]
+	# Acted on the ALRM, not on the 8 s deadline.
+	(($(now_us) - t0 < 5000000))
+	assert_no_leftovers
+}
+
+@test "deadline: real time, counting the time timeout itself is stopped" {
+	"${DFL[@]}" timeout 2 probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
+	local tpid=$! st=0 t1 t2
+	track "$tpid"
+	wait_file "$TMP/ready"
+	kill -STOP "$tpid"
+	sleep 3
+	t1=$(now_us)
+	kill -CONT "$tpid"
+	wait "$tpid" || st=$?
+	t2=$(now_us)
+	echo "status $st, $(( (t2 - t1) / 1000 )) ms after SIGCONT" >&2
+	[ "$st" -eq 124 ]
+	# Expired while stopped: acted on at once, not with the 2 s that
+	# were left when the stop came.
+	((t2 - t1 < 1000000))
+}
+
+@test "PDEATHSIG: the command gets the -s signal when timeout dies (GNU 9.10)" {
+	need_gnu 9.10
+	start_ready timeout -s USR1 25 probe -c USR1 -E -x 0 -l "$TMP/log" -o "$TMP/ready" -m "$MARK" -s 30 -q
+	kill -KILL "$READY_PID"
+	local cpid
+	cpid=$(report_get pid "$TMP/ready")
+	wait_gone "$cpid"
+	[ "$(cat "$TMP/log")" = USR1 ]
 }
 
 # --- the command's own fate ----------------------------------------------------
