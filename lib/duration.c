@@ -42,22 +42,25 @@ static void seconds_to_timespec(double d, struct timespec *out)
 	}
 }
 
-/* strtod returned 0 for [S, END): was a digit of its mantissa nonzero?
- * Then the value underflowed.  musl's hex path sets no ERANGE for it, so
- * the digits are read instead. */
-static int mantissa_nonzero(const char *s, const char *end)
+/* strtod returned 0 for [S, END): 1 if a digit of its mantissa was
+ * nonzero (the value underflowed), -1 if so and negative, else 0.  musl's
+ * hex path sets no ERANGE for it, and loses the sign of 2^-n: so the
+ * text is read instead. */
+static int underflow_sign(const char *s, const char *end)
 {
-	int hex;
+	int hex, sign = 1;
 
-	while (s < end && (isspace((unsigned char)*s) || *s == '+' || *s == '-'))
+	while (s < end && isspace((unsigned char)*s))
 		s++;
+	if (s < end && (*s == '+' || *s == '-'))
+		sign = *s++ == '-' ? -1 : 1;
 	hex = end - s > 2 && s[0] == '0' && (s[1] | 0x20) == 'x';
 	for (s += hex ? 2 : 0; s < end; s++) {
 		int c = (unsigned char)*s;
 		if ((c | 0x20) == (hex ? 'p' : 'e'))
 			break;
 		if (c != '0' && (hex ? isxdigit(c) : isdigit(c)))
-			return 1;
+			return sign;
 	}
 	return 0;
 }
@@ -121,8 +124,8 @@ int duration_parse(const char *s, struct timespec *out)
 	d = strtod_cl(s, &end);
 	/* Nonzero digits read as 0 asked for "some time": GNU 9.7 arms 1 ns,
 	 * and 9.11 refuses a negative one (-1e-400) as it refuses -1. */
-	int underflow = d == 0 && mantissa_nonzero(s, end);
-	if (end == s || !(d >= 0) || (underflow && signbit(d)) ||
+	int underflow = d == 0 ? underflow_sign(s, end) : 0;
+	if (end == s || !(d >= 0) || underflow < 0 ||
 	    (*end && end[1]) || !(scale = suffix_scale(*end))) {
 		errno = EINVAL;
 		return -1;
