@@ -135,6 +135,23 @@ only_std_fds() {
 	wait_gone "$(report_get pid "$TMP/ready")" 5
 }
 
+@test "PDEATHSIG: native sends KILL, not the -s signal (the timeout personality sends -s)" {
+	start_ready leash -t 30 -s USR1 probe -c USR1 -E -x 0 -l "$TMP/log" -o "$TMP/ready" -m "$MARK" -s 30 -q
+	local cpid
+	cpid=$(report_get pid "$TMP/ready")
+	kill -KILL "$READY_PID"
+	wait "$READY_PID" || true
+	wait_gone "$cpid" 5
+	[ ! -s "$TMP/log" ]
+}
+
+@test "native: a caller that ignores TERM still gets the deadline, and -s HUP with HUP ignored" {
+	BOUND=5 run bounded "$PROBE" -i TERM -- "$LEASH" -t 0.2 sleep 10
+	assert_status 124
+	BOUND=5 run bounded "$PROBE" -i HUP -- "$LEASH" -s HUP -t 0.2 sleep 10
+	assert_status 124
+}
+
 @test "parent check: leash as PID 1 of a pid namespace still runs the command" {
 	need_root "unshare of a pid namespace"
 	command -v unshare >/dev/null || skip "no unshare"
