@@ -72,9 +72,10 @@ static int take_groups(struct ident *id, gid_t *g, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (k == 0 || g[k - 1] != g[i])
 			g[k++] = g[i];
-	if (k > IDENT_NGROUPS_MAX) {
+	/* A group file may say 4294967295: it is (gid_t)-1, no group. */
+	if (k > IDENT_NGROUPS_MAX || (k && g[k - 1] == (gid_t)-1)) {
 		free(g);
-		errno = E2BIG;
+		errno = k > IDENT_NGROUPS_MAX ? E2BIG : ERANGE;
 		return -1;
 	}
 	free(id->groups);
@@ -121,6 +122,11 @@ static int take_pwent(struct ident *id, struct pwent *pw)
 	size_t n;
 	int rc = -1;
 
+	/* glibc takes 4294967295 in passwd; to set*id it means "unchanged". */
+	if (pw->uid == (uid_t)-1 || pw->gid == (gid_t)-1) {
+		errno = ERANGE;
+		goto out;
+	}
 	id->uid = pw->uid;
 	id->have_uid = true;
 	if (set_string(&id->user, pw->name) < 0 ||
@@ -140,6 +146,18 @@ out:
 	return rc;
 }
 
+/* Android's names mean someone only on Android, or where there is no
+ * password file at all (a recovery image); on any other system "system"
+ * may be a person's uid 1000, so a name passwd lacks is no one. */
+static bool android_names(void)
+{
+	const char *root = getenv("ANDROID_ROOT");
+
+	if (access(PASSWD_FILE, F_OK) < 0 && errno == ENOENT)
+		return true;
+	return root && *root && access("/system/build.prop", F_OK) == 0;
+}
+
 /* No passwd entry: gid = uid, groups = {gid}, no home, no shell. */
 static int take_bare(struct ident *id, uid_t uid, const char *name)
 {
@@ -147,8 +165,7 @@ static int take_bare(struct ident *id, uid_t uid, const char *name)
 
 	if (!name) {
 		/* On Android, bionic would call 10035 "u0_a35". */
-		if (access("/system/bin/sh", F_OK) != 0 ||
-		    aid_name(uid, buf, sizeof buf) < 0)
+		if (!android_names() || aid_name(uid, buf, sizeof buf) < 0)
 			snprintf(buf, sizeof buf, "%lu", (unsigned long)uid);
 		name = buf;
 	}
@@ -182,7 +199,7 @@ int ident_resolve_user(struct ident *id, const char *spec)
 			return take_pwent(id, &pw);
 		return errno == ENOENT ? take_bare(id, (uid_t)n, NULL) : -1;
 	}
-	if (aid_user_by_name(spec, &uid) == 0)
+	if (android_names() && aid_user_by_name(spec, &uid) == 0)
 		return take_bare(id, uid, spec);
 	errno = ENOENT;
 	return -1;
@@ -197,15 +214,22 @@ int ident_lookup_group(const char *spec, gid_t *gid)
 		errno = EINVAL;
 		return -1;
 	}
-	if (group_by_name(spec, gid) == 0)
-		return 0;
+	if (group_by_name(spec, gid) == 0) {
+		if (*gid != (gid_t)-1)
+			return 0;
+		errno = ERANGE;         /* as for a passwd entry's ids */
+		return -1;
+	}
 	if (errno != ENOENT || (r = parse_id(spec, &n)) < 0)
 		return -1;
 	if (r == 0) {
 		*gid = (gid_t)n;
 		return 0;
 	}
-	return aid_group_by_name(spec, gid);
+	if (android_names())
+		return aid_group_by_name(spec, gid);
+	errno = ENOENT;
+	return -1;
 }
 
 int ident_resolve_group(struct ident *id, const char *spec)

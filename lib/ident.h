@@ -31,11 +31,14 @@ struct ident {
 #define IDENT_NGROUPS_MAX 65536
 
 /* Resolve -u USER: a passwd name, a decimal number 0..4294967294, or an
- * Android name, tried in that order.  Fills uid, user, home, shell, and
+ * Android name, tried in that order; Android names only on Android or
+ * with no /etc/passwd at all (ANDROID_ROOT set and /system/build.prop
+ * present, or no password file).  Fills uid, user, home, shell, and
  * (unless -g/-G decided already) gid and groups: from passwd and group
  * when there is an entry, else gid = uid and groups = {gid}.  -1 with
- * errno ENOENT (no such user), EINVAL (malformed), ERANGE (out of range),
- * E2BIG (more groups than IDENT_NGROUPS_MAX). */
+ * errno ENOENT (no such user), EINVAL (malformed), ERANGE (out of range,
+ * also an entry saying 4294967295), E2BIG (more groups than
+ * IDENT_NGROUPS_MAX), or the error reading the files (EMFILE ...). */
 int ident_resolve_user(struct ident *id, const char *spec);
 /* -g GROUP: the gid; the groups become {gid} unless -G gives them. */
 int ident_resolve_group(struct ident *id, const char *spec);
