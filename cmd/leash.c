@@ -236,8 +236,9 @@ static const char *resolve_error(int err, const char *what)
 	case ERANGE: return "number out of range";
 	case E2BIG: return "more groups than NGROUPS_MAX";
 	case ENOMEM: return "out of memory";
-	default: return !strcmp(what, "user") ? "not a user name or number"
-					       : "not a group name or number";
+	case EINVAL: return !strcmp(what, "user") ? "not a user name or number"
+					      : "not a group name or number";
+	default: return strerror(err);  /* reading the files: EMFILE, EIO ... */
 	}
 }
 
