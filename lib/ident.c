@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "aid.h"
@@ -20,6 +21,7 @@
 #include "passwd.h"
 
 #define ID_MAX 4294967294UL     /* (uid_t)-1 means "unchanged" to set*id */
+#define KEYCTL_JOIN_SESSION_KEYRING 1   /* <linux/keyctl.h>, kernel ABI */
 
 /* A decimal id: 0 with *OUT, -1 with errno EINVAL/ERANGE when SPEC
  * looks numeric but is not a valid id, 1 when it is not numeric. */
@@ -380,6 +382,16 @@ static int ident_verify(const struct ident *id, bool drop)
 	return ok ? 0 : -1;
 }
 
+/* Join a new anonymous session keyring, owned by whoever we now are, so
+ * the caller's session keys can be neither read nor replaced.  A kernel
+ * without keys (ENOSYS) has nothing to leak. */
+static int keyring_fresh(void)
+{
+	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, (char *)NULL) >= 0)
+		return 0;
+	return errno == ENOSYS ? 0 : -1;
+}
+
 static int fail(enum ident_step *step, enum ident_step at)
 {
 	*step = at;
@@ -391,6 +403,7 @@ int ident_apply(const struct ident *id, enum ident_step *step)
 	/* Leaving uid 0 (or another uid) for a non-root one drops every
 	 * capability; a root target keeps what root has. */
 	bool drop = id->have_uid && id->uid != 0;
+	bool switching = id->have_uid && !uids_are(id->uid);
 	uint64_t keep = 0;
 
 	if (id->keep_caps && caps_parse(id->keep_caps, &keep, NULL) < 0)
@@ -405,6 +418,8 @@ int ident_apply(const struct ident *id, enum ident_step *step)
 		return fail(step, IDENT_CAPS);
 	if (id->have_uid && setresuid(id->uid, id->uid, id->uid) < 0)
 		return fail(step, IDENT_SETUID);
+	if (switching && keyring_fresh() < 0)
+		return fail(step, IDENT_KEYRING);
 	/* Nothing in effect while checking, then only what is kept. */
 	if (drop && caps_limit(keep) < 0)
 		return fail(step, IDENT_CAPS);
@@ -426,6 +441,7 @@ const char *ident_step_name(enum ident_step step)
 	case IDENT_VERIFY: return "ids differ from the plan after the switch";
 	case IDENT_CAPS: return "capabilities";
 	case IDENT_NO_NEW_PRIVS: return "no_new_privs";
+	case IDENT_KEYRING: return "session keyring";
 	}
 	return "identity";
 }

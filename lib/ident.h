@@ -66,10 +66,12 @@ bool ident_changes_uid(const struct ident *id);
 /* Steps of ident_apply, for the child's error report. */
 enum ident_step {
 	IDENT_SETGROUPS = 1, IDENT_SETGID, IDENT_SETUID, IDENT_VERIFY,
-	IDENT_CAPS, IDENT_NO_NEW_PRIVS,
+	IDENT_CAPS, IDENT_NO_NEW_PRIVS, IDENT_KEYRING,
 };
 
-/* In the child: setgroups, setresgid, setresuid, verify (ids and groups
+/* In the child: setgroups, setresgid, setresuid, a fresh session keyring
+ * when the uid changes (KEYCTL_JOIN_SESSION_KEYRING; ENOSYS is no error),
+ * verify (ids and groups
  * read back; for a non-root target, uid 0, gid 0 and new groups can no
  * longer be had), capabilities (non-root target: inheritable, permitted,
  * effective, ambient = exactly keep_caps, empty by default; see caps.h),
