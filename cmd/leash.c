@@ -299,8 +299,12 @@ static void native_environment(struct plan *p, const struct native_opts *o)
 	if (!p->envp)
 		diag_die(EXIT_CANCELED, "cannot build the environment: %s",
 			 strerror(errno));
-	if (o->login && !p->chdir)
+	/* A home the target cannot enter: warn, as su does, and start in /. */
+	if (o->login && !p->chdir) {
 		p->chdir = p->id.home && *p->id.home ? p->id.home : "/";
+		if (workdir_fallback_set(&p->chdir_fallback, diag_quote(p->chdir), "/") < 0)
+			diag_die(EXIT_CANCELED, "out of memory");
+	}
 }
 
 int leash_main(int argc, char **argv)

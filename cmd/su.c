@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -354,17 +353,13 @@ static char **su_env(const struct plan *p, const struct su_opts *o,
 	return env;
 }
 
-/* -l changes to HOME; if it is not there, say so and stay, as su does. */
+/* -l changes to HOME as the target; if it cannot, it says so and stays
+ * where it is, as util-linux su does (login(1) would go to /). */
 static void su_login_dir(struct plan *p)
 {
-	const char *home = p->id.home ? p->id.home : "/";
-	struct stat sb;
-
-	if (stat(home, &sb) == 0 && S_ISDIR(sb.st_mode))
-		p->chdir = home;
-	else
-		diag_warn_errno(stat(home, &sb) < 0 ? errno : ENOTDIR,
-				"warning: cannot change directory to %s", home);
+	p->chdir = p->id.home && *p->id.home ? p->id.home : "/";
+	if (workdir_fallback_set(&p->chdir_fallback, p->chdir, NULL) < 0)
+		diag_die(SU_FAIL, "out of memory");
 }
 
 static void su_plan_ul(struct plan *p, struct su_opts *o)
@@ -457,6 +452,7 @@ int su_main(int argc, char **argv)
 	p.foreground = !p.new_session;  /* stay in the caller's process group */
 	rc = su_run(&p);
 	env_free(p.envp);
+	free(p.chdir_fallback.warn);
 	ident_free(&p.id);
 	free(o.gids);
 	free(o.wl_buf);
