@@ -155,3 +155,40 @@ teardown() {
 	common_teardown
 	shared_cleanup
 }
+
+# without_etc CMD...: CMD in a private mount namespace whose /etc is an
+# empty tmpfs: no passwd, no group, as in an Android recovery image
+# (check for unshare(1) first: a skip cannot come from inside `run`).
+without_etc() {
+	unshare -m --propagation private -- sh -c \
+		'mount -t tmpfs -o mode=755 leash-noetc /etc || exit 99; exec "$@"' sh "$@"
+}
+
+# Session keyrings.  in_keyring CMD... runs CMD (every "@KEY@" in its
+# words replaced by a key's id) inside a session keyring of its own, in
+# which root has just added a user key holding "planted-by-root"; then it
+# prints "root-reads=VALUE".  root's real session keyring is never
+# touched, and the private one goes away with the session.
+in_keyring() {
+	keyctl session - bash -c 'key=$(keyctl add user leash_test planted-by-root @s) || exit 99
+		"${@//@KEY@/$key}"
+		echo "root-reads=$(keyctl print "$key")"' bash "$@"
+}
+
+# The target's side: what it could do with root's key, and whose session
+# keyring it is in.
+KEY_PROBE='keyctl print @KEY@ >/dev/null 2>&1 && echo key-read
+keyctl update @KEY@ planted-by-target 2>/dev/null && echo key-written
+echo "session=$(keyctl rdescribe @s)"'
+
+# assert_key_private UID: after in_keyring ... KEY_PROBE, the command
+# could neither read nor replace root's key, and its session keyring was
+# a fresh one owned by UID.
+assert_key_private() {
+	if [[ $output == *key-read* || $output == *key-written* ||
+	      $output != *"root-reads=planted-by-root"* ||
+	      $output != *"session=keyring;$1;"* ]]; then
+		printf 'root'\''s key reached the command, or no fresh keyring of uid %s:\n%s\n' "$1" "$output" >&2
+		return 1
+	fi
+}
