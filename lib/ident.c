@@ -382,9 +382,9 @@ static int ident_verify(const struct ident *id, bool drop)
 	return ok ? 0 : -1;
 }
 
-/* Join a new anonymous session keyring, owned by whoever we now are, so
- * the caller's session keys can be neither read nor replaced.  A kernel
- * without keys (ENOSYS) has nothing to leak. */
+/* Join a new, empty, anonymous session keyring, so that the caller's
+ * session keys can be neither read nor replaced.  A kernel without keys
+ * (ENOSYS) has nothing to leak. */
 static int keyring_fresh(void)
 {
 	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, (char *)NULL) >= 0)
@@ -416,10 +416,14 @@ int ident_apply(const struct ident *id, enum ident_step *step)
 		return fail(step, IDENT_SETGID);
 	if (drop && keep && caps_keep_begin() < 0)
 		return fail(step, IDENT_CAPS);
-	if (id->have_uid && setresuid(id->uid, id->uid, id->uid) < 0)
-		return fail(step, IDENT_SETUID);
+	/* Made while still the caller, the keyring is charged to root's key
+	 * quota: made as the target, a caller with a session keyring of its
+	 * own (any PAM login, any systemd service) could run no more than
+	 * about 198 commands of one user at a time (maxkeys is 200). */
 	if (switching && keyring_fresh() < 0)
 		return fail(step, IDENT_KEYRING);
+	if (id->have_uid && setresuid(id->uid, id->uid, id->uid) < 0)
+		return fail(step, IDENT_SETUID);
 	/* Nothing in effect while checking, then only what is kept. */
 	if (drop && caps_limit(keep) < 0)
 		return fail(step, IDENT_CAPS);

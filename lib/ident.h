@@ -69,9 +69,9 @@ enum ident_step {
 	IDENT_CAPS, IDENT_NO_NEW_PRIVS, IDENT_KEYRING,
 };
 
-/* In the child: setgroups, setresgid, setresuid, a fresh session keyring
- * when the uid changes (KEYCTL_JOIN_SESSION_KEYRING; ENOSYS is no error),
- * verify (ids and groups
+/* In the child: setgroups, setresgid, a fresh session keyring when the
+ * uid changes (KEYCTL_JOIN_SESSION_KEYRING, still as the caller; ENOSYS
+ * is no error), setresuid, verify (ids and groups
  * read back; for a non-root target, uid 0, gid 0 and new groups can no
  * longer be had), capabilities (non-root target: inheritable, permitted,
  * effective, ambient = exactly keep_caps, empty by default; see caps.h),

@@ -481,16 +481,33 @@ probe_as() {
 	command -v keyctl >/dev/null || must_run_or_skip "no keyctl (keyutils)"
 	run in_keyring "$LEASH" -u "$U_NAME" -- sh -c "$KEY_PROBE"
 	assert_status 0
-	assert_key_private "$U_UID"
+	assert_key_private
 	run in_keyring "$LEASH" -u "$U_NAME" -l -- sh -c "$KEY_PROBE"
-	assert_key_private "$U_UID"
+	assert_key_private
 	run in_keyring "$LEASH" -u "$U_NAME" --foreground -t 10 -- sh -c "$KEY_PROBE"
-	assert_key_private "$U_UID"
+	assert_key_private
 	run in_keyring "$LEASH" -u 65534 -- sh -c "$KEY_PROBE"
-	assert_key_private 65534
+	assert_key_private
 	# The control: no uid change, no new keyring; root's key is there.
 	run in_keyring "$LEASH" -u root -- sh -c "$KEY_PROBE"
-	[[ $output == *key-read* && $output == *"session=keyring;0;"* ]]
+	[[ $output == *key-read* && $output == *key-written* ]]
+}
+
+@test "the fresh keyring is root's to pay for: a target whose key quota is full still starts" {
+	command -v keyctl >/dev/null || must_run_or_skip "no keyctl (keyutils)"
+	local d
+	d=$(shared_tmpdir)
+	chown "$U_UID" "$d"
+	# The user fills its quota (maxkeys, 200 by default) and holds it.
+	setpriv --reuid="$U_UID" --regid="$G_PRIM_GID" --clear-groups -- keyctl session - sh -c \
+		'i=0; while keyctl add user "k$i" v @s >/dev/null 2>&1; do i=$((i + 1)); done
+		echo "$i" >"$1.tmp" && mv "$1.tmp" "$1" && exec sleep 60' sh "$d/full" >/dev/null &
+	track $!
+	wait_file "$d/full" 30
+	run in_keyring "$LEASH" -u "$U_NAME" -- sh -c "$KEY_PROBE"
+	kill_tracked "${TRACKED[-1]}"
+	assert_status 0
+	assert_key_private
 }
 
 @test "-l when the target cannot enter its home: the warning, then /" {
