@@ -46,7 +46,8 @@ int ident_resolve_group(struct ident *id, const char *spec);
  * added).  Empty items are EINVAL. */
 int ident_resolve_groups(struct ident *id, const char *list);
 
-/* One group: a group-file name, a number or an Android group name. */
+/* One group: a group-file name, a number or (where Android names apply,
+ * as for users) an Android group name. */
 int ident_lookup_group(const char *spec, gid_t *gid);
 /* Exactly these groups (copied, sorted, duplicates dropped). */
 int ident_set_groups(struct ident *id, const gid_t *groups, size_t n);
