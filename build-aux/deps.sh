@@ -35,7 +35,7 @@ profile() {
 			useradd:passwd groupadd:passwd \
 			ps:procps pgrep:procps \
 			script:bsdutils busybox:busybox toybox:toybox strace:strace \
-			/usr/share/i18n/locales/de_DE:locales ;;
+			/usr/share/i18n/locales/de_DE:locales keyctl:keyutils ;;
 	bench)
 		add hyperfine:hyperfine ;;
 	vm)

@@ -7,6 +7,7 @@
 
 #include "cgroup.h"
 #include "ident.h"
+#include "workdir.h"
 
 struct plan {
 	/* What to run: FILE is looked up as GNU's execvp does (PATH search
@@ -15,6 +16,7 @@ struct plan {
 	char **argv;
 	char **envp;            /* NULL: the caller's environment */
 	const char *chdir;      /* NULL: stay where we are */
+	struct workdir_fallback chdir_fallback;  /* -l: HOME may be missing */
 
 	/* Deadline: a zero timespec means none. */
 	struct timespec duration;

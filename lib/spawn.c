@@ -61,7 +61,7 @@ static _Noreturn void child_run(const struct plan *p, const sigset_t *mask,
 	if (ident_apply(&p->id, &step) < 0)
 		child_fail(fd, SPAWN_IDENT, (int)step, 125);
 	child_pdeathsig(p, parent, fd);
-	if (p->chdir && chdir(p->chdir) < 0)
+	if (p->chdir && workdir_enter(p->chdir, &p->chdir_fallback) < 0)
 		child_fail(fd, SPAWN_CHDIR, 0, 125);
 	/* Last: the caller's mask, so nothing leash blocked leaks. */
 	if (sigprocmask(SIG_SETMASK, mask, NULL) < 0)
