@@ -65,7 +65,7 @@ int main(int argc, char **argv)
 }
 
 enum {
-	OPT_PRESERVE = 256, OPT_FOREGROUND, OPT_KEEP_CAPS, OPT_NNP, OPT_CGROUP,
+	OPT_PRESERVE = 256, OPT_FOREGROUND, OPT_PTY, OPT_NO_PTY, OPT_KEEP_CAPS, OPT_NNP, OPT_CGROUP,
 	OPT_WEIGHT, OPT_CGROUP_ROOT, OPT_KILL_LEFTOVERS,
 };
 
@@ -76,6 +76,8 @@ static const struct opt_long leash_longs[] = {
 	{ "preserve-status", OPT_NONE, OPT_PRESERVE },
 	{ "foreground", OPT_NONE, OPT_FOREGROUND },
 	{ "verbose", OPT_NONE, 'v' },
+	{ "pty", OPT_NONE, OPT_PTY },
+	{ "no-pty", OPT_NONE, OPT_NO_PTY },
 	{ "user", OPT_REQUIRED, 'u' },
 	{ "group", OPT_REQUIRED, 'g' },
 	{ "groups", OPT_REQUIRED, 'G' },
@@ -123,6 +125,11 @@ static void leash_usage(void)
 	      "  -p, --preserve-env        keep the whole environment\n"
 	      "  -w, --whitelist-environment=VARS  with -l, keep these variables too\n"
 	      "  -C, --chdir=DIR           run COMMAND in DIR\n"
+	      "      --pty                 give COMMAND a pseudo-terminal of its own whenever\n"
+	      "                            stdin is the terminal (default: with -u, when the\n"
+	      "                            session is interactive)\n"
+	      "      --no-pty              never: an interactive -u session then has no\n"
+	      "                            terminal (or, with --foreground, the caller's)\n"
 	      "\n"
 	      "Per-uid cpu cgroup:\n"
 	      "      --cgroup=MODE         auto (default as root), require, or off\n"
@@ -211,6 +218,8 @@ static void native_option(int c, const char *arg, struct plan *p,
 		break;
 	case OPT_PRESERVE: p->preserve_status = true; break;
 	case OPT_FOREGROUND: p->foreground = true; break;
+	case OPT_PTY: p->pty_mode = PTY_ALWAYS; break;
+	case OPT_NO_PTY: p->pty_mode = PTY_NEVER; break;
 	case 'v': p->verbose = p->cg.verbose = true; p->cg.note = diag_warn; break;
 	case 'u': o->user = arg; break;
 	case 'g': o->group = arg; break;
@@ -337,6 +346,9 @@ int leash_main(int argc, char **argv)
 	native_environment(&p, &o);
 	p.new_session = ident_changes_uid(&p.id) && !p.foreground;
 	p.lead_group = !p.foreground;
+	/* A uid change at a prompt gets a pty: the session is protected
+	 * and keeps job control (DESIGN.md, Terminal). */
+	p.pty_candidate = p.new_session || p.pty_mode == PTY_ALWAYS;
 	/* KILL, not the -s signal: the native command gets no say. */
 	p.pdeath_signal = SIGKILL;
 	/* auto acts, like the kernel patch at set_user(), when the uid

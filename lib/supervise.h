@@ -21,6 +21,10 @@ struct sigstate {
  * deadline signal blocked even when they were ignored.  -1 with errno. */
 int supervise_prepare(const struct plan *plan, struct sigstate *ss);
 
+/* With a pty: also read SIGCHLD (the command stopped), SIGWINCH, SIGTSTP
+ * and SIGCONT from the signalfd.  -1 with errno. */
+int supervise_watch_terminal(struct sigstate *ss);
+
 struct outcome {
 	int code;               /* CLD_EXITED, CLD_KILLED or CLD_DUMPED */
 	int status;             /* exit status or signal number */
