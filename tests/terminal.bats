@@ -1,0 +1,336 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
+# A supervisor typed at an interactive prompt: the command must be part of
+# the terminal's foreground job, so it can read the terminal and change its
+# modes, ^C/^Z/^D reach it, `fg` resumes it, and the deadline keeps
+# counting real time while the job is stopped.  Each case runs for the
+# `timeout` personality ($TIMEOUT) and for native `leash -t`.  Host mode
+# (TIMEOUT=/usr/bin/timeout) runs the `timeout` cases against GNU timeout
+# and skips the native ones.  `make check` runs this file once per
+# LEASH_WAIT strategy (the shell on the pty inherits it).
+#
+# tests/ptyrun.c drives a job-control bash on a pty of its own; see its
+# header for the script commands.  Markers typed on a command line are
+# split by quotes (`ti''ck`), so the terminal's echo of the line never
+# matches what the command prints.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+PROMPT='PROMPT> '
+
+PTYRUN=${PTYRUN:-${LEASH_BUILDDIR:-$TOP/build}/ptyrun}
+# No build/ptyrun (host mode on a fresh tree): build one for this run.
+if [[ ! -x $PTYRUN ]]; then
+	if [[ ! -x $BATS_RUN_TMPDIR/ptyrun ]]; then
+		${CC:-cc} -O2 -o "$BATS_RUN_TMPDIR/ptyrun" "$BATS_TEST_DIRNAME/ptyrun.c" ||
+			echo "terminal.bats: cannot build $BATS_TEST_DIRNAME/ptyrun.c" >&2
+	fi
+	PTYRUN=$BATS_RUN_TMPDIR/ptyrun
+fi
+
+setup() {
+	common_setup
+	[[ -c /dev/ptmx && -d /dev/pts ]] || must_run_or_skip "no /dev/ptmx: no pseudo-terminals here"
+	[[ -x $PTYRUN ]] || must_run_or_skip "no ptyrun helper (tests/ptyrun.c did not build)"
+}
+
+# sup timeout|leash SECS: the supervisor prefix a user types.
+sup() {
+	case $1 in
+	timeout) printf 'timeout %s' "$2" ;;
+	leash) printf 'leash -t %s --' "$2" ;;
+	esac
+}
+
+# need_personality timeout|leash: the native cases need leash itself.
+need_personality() {
+	if [[ $1 == leash ]] && host_mode; then
+		skip "host mode: GNU timeout has no native leash personality"
+	fi
+}
+
+# on_pty [PTYRUN-OPTION...] <SCRIPT: a fresh pty with an interactive bash
+# (job control on, no rc files, no line editing, no history file) at its
+# first prompt runs SCRIPT, then `exit`.  $output is ptyrun's report (time
+# lines, status=...), $TMP/screen what the terminal showed; on failure
+# both are printed.
+on_pty() {
+	{
+		printf 'expect %s\n' "$PROMPT"
+		cat
+		printf 'expect %s\nline exit 0\n' "$PROMPT"
+	} >"$TMP/script"
+	run env PS1="$PROMPT" HISTFILE= TERM=dumb PROMPT_COMMAND= \
+		"$PTYRUN" -m "$MARK" -v -o "$TMP/screen" -f "$TMP/script" "$@" \
+		-- bash --norc --noprofile --noediting -i
+	if [[ $status != 0 || ${lines[-1]} != status=exit:0 ]]; then
+		echo "ptyrun exited $status; script:" >&2
+		sed 's/^/  /' "$TMP/script" >&2
+		printf '%s\n' "--- ptyrun:" "$output" "--- screen:" >&2
+		tr -d '\r' <"$TMP/screen" >&2
+		return 1
+	fi
+	! grep -aq 'no job control' "$TMP/screen"
+}
+
+# screen_value KEY: N from the first "KEY:N" the command printed (the
+# echo of a typed line shows KEY:$..., never KEY: and a digit).
+screen_value() {
+	grep -aoE "$1:[0-9]+" "$TMP/screen" | head -n 1 | cut -d: -f2
+}
+
+# report TIME-NAME: a time the script measured.
+report() {
+	printf '%s\n' "$output" | sed -n "s/^$1=//p"
+}
+
+# secs_lt A B: A < B for decimal seconds.
+secs_lt() {
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'
+}
+
+# --- the harness itself, no supervisor -------------------------------------
+
+@test "harness: the shell has job control, size, input and ^Z/fg on its pty" {
+	on_pty -g 27x91 <<EOF
+line stty size
+expect 27 91
+resize 33 101
+line stty size
+expect 33 101
+line sh -c 'read x; echo got:\$x' $MARK
+line hello
+expect got:hello
+line sh -c 'echo st''arted; read x; echo got:\$x; exit 7' $MARK
+expect started
+key ^Z
+expect Stopped
+expect $PROMPT
+line fg
+line again
+expect got:again
+expect $PROMPT
+line echo r1:\$?
+expect r1:7
+EOF
+}
+
+# --- typed at the prompt ------------------------------------------------------
+
+# A command in a background group would stop on SIGTTOU/SIGTTIN until the
+# deadline; in the foreground job it runs at once.
+stty_size_case() {
+	need_personality "$1"
+	on_pty -g 27x91 <<EOF
+clock
+line $(sup "$1" 5) stty size; echo r1:\$?
+expect 27 91
+expect r1:
+time done
+EOF
+	[ "$(screen_value r1)" = 0 ]
+	secs_lt "$(report done)" 3
+}
+
+@test "prompt: stty size prints the size and exits 0 at once (timeout)" {
+	stty_size_case timeout
+}
+
+@test "prompt: stty size prints the size and exits 0 at once (leash -t)" {
+	stty_size_case leash
+}
+
+# stty changes the terminal's modes (tcsetattr from a background group
+# is stopped by SIGTTOU): the next typed line is not echoed.
+stty_set_case() {
+	need_personality "$1"
+	on_pty <<EOF
+clock
+line $(sup "$1" 5) stty -echo; echo r1:\$?
+expect r1:
+time done
+expect $PROMPT
+line echo qu''iet
+expect quiet
+line stty echo
+EOF
+	[ "$(screen_value r1)" = 0 ]
+	secs_lt "$(report done)" 3
+	! grep -aF "echo qu''iet" "$TMP/screen"
+}
+
+@test "prompt: stty -echo changes the terminal at once (timeout)" {
+	stty_set_case timeout
+}
+
+@test "prompt: stty -echo changes the terminal at once (leash -t)" {
+	stty_set_case leash
+}
+
+read_line_case() {
+	need_personality "$1"
+	on_pty <<EOF
+line $(sup "$1" 5) sh -c 'echo re''ady; read x; echo got:\$x' $MARK
+expect ready
+clock
+line hello
+expect got:hello
+time done
+expect $PROMPT
+line echo r1:\$?
+expect r1:
+EOF
+	[ "$(screen_value r1)" = 0 ]
+	secs_lt "$(report done)" 3
+}
+
+@test "prompt: a command reads a typed line (timeout)" {
+	read_line_case timeout
+}
+
+@test "prompt: a command reads a typed line (leash -t)" {
+	read_line_case leash
+}
+
+# cat copies a typed line (the echo, then cat's copy), then ^D is its EOF.
+eof_case() {
+	need_personality "$1"
+	on_pty <<EOF
+line $(sup "$1" 5) cat; echo r1:\$?
+send ping\r
+timeout 3
+expect ping\r\nping\r\n
+clock
+key ^D
+timeout 10
+expect r1:
+time done
+EOF
+	[ "$(screen_value r1)" = 0 ]
+	secs_lt "$(report done)" 3
+}
+
+@test "prompt: ^D ends cat, status 0 (timeout)" {
+	eof_case timeout
+}
+
+@test "prompt: ^D ends cat, status 0 (leash -t)" {
+	eof_case leash
+}
+
+interrupt_case() {
+	need_personality "$1"
+	on_pty <<EOF
+line $(sup "$1" 10) sh -c 'echo st''arted; exec sleep 30' $MARK
+expect started
+clock
+key ^C
+expect $PROMPT
+time done
+line echo r1:\$?
+expect r1:
+EOF
+	[ "$(screen_value r1)" = 130 ]
+	secs_lt "$(report done)" 3
+}
+
+@test "prompt: ^C ends the job, status 130 (timeout)" {
+	interrupt_case timeout
+}
+
+@test "prompt: ^C ends the job, status 130 (leash -t)" {
+	interrupt_case leash
+}
+
+# A counter printing every 0.1 s: while the job is stopped it prints
+# nothing and its count file stays the same; `fg` resumes it where it was.
+suspend_case() {
+	need_personality "$1"
+	on_pty <<EOF
+line $(sup "$1" 20) sh -c 'i=0; while :; do i=\$((i+1)); echo \$i >"$TMP/count"; echo ti''ck:\$i; sleep 0.1; done' $MARK
+expect tick:3
+key ^Z
+expect Stopped
+expect $PROMPT
+refute 0.5 tick:
+line echo c1:\$(cat "$TMP/count")
+expect $PROMPT
+refute 0.5 tick:
+line echo c2:\$(cat "$TMP/count")
+expect $PROMPT
+line fg
+expect tick:
+expect \n
+key ^C
+EOF
+	local c1 c2 next
+	c1=$(screen_value c1) c2=$(screen_value c2)
+	next=$(tr -d '\r' <"$TMP/screen" | sed -n '/^c2:[0-9]/,$p' | grep -aoE 'tick:[0-9]+' | head -n 1)
+	echo "count while stopped: $c1, $c2; first after fg: $next" >&2
+	[ -n "$c1" ] && [ "$c1" = "$c2" ]
+	[ "${next#tick:}" = $((c1 + 1)) ]
+}
+
+@test "prompt: ^Z stops the whole job, fg resumes it (timeout)" {
+	suspend_case timeout
+}
+
+@test "prompt: ^Z stops the whole job, fg resumes it (leash -t)" {
+	suspend_case leash
+}
+
+# Deadline 3 s, the job stopped from 0.5 s to 2.5 s: real time, so it
+# ends at about 3 s (not 5 s, as a deadline that pauses would), 124.
+stopped_deadline_case() {
+	need_personality "$1"
+	on_pty <<EOF
+line $(sup "$1" 3) sh -c 'echo st''arted; exec sleep 10' $MARK
+expect started
+clock
+at 0.5
+key ^Z
+expect Stopped
+expect $PROMPT
+at 2.5
+line fg
+expect $PROMPT
+time done
+line echo r1:\$?
+expect r1:
+EOF
+	echo "ended after $(report done) s" >&2
+	[ "$(screen_value r1)" = 124 ]
+	secs_lt "$(report done)" 4.6
+}
+
+@test "deadline: real time while the job is stopped by ^Z (timeout)" {
+	stopped_deadline_case timeout
+}
+
+@test "deadline: real time while the job is stopped by ^Z (leash -t)" {
+	stopped_deadline_case leash
+}
+
+# A resize reaches the command (SIGWINCH goes to the foreground group).
+winch_case() {
+	need_personality "$1"
+	on_pty -g 24x80 <<EOF
+line $(sup "$1" 10) sh -c 'trap "echo wi""nch; stty size" WINCH; echo re""ady; while :; do sleep 0.1; done' $MARK
+expect ready
+resize 33 101
+timeout 3
+expect winch
+expect 33 101
+key ^C
+timeout 10
+EOF
+}
+
+@test "prompt: a resize reaches the command as SIGWINCH (timeout)" {
+	winch_case timeout
+}
+
+@test "prompt: a resize reaches the command as SIGWINCH (leash -t)" {
+	winch_case leash
+}
