@@ -72,6 +72,7 @@ on_pty() {
 		return 1
 	fi
 	! grep -aq 'no job control' "$TMP/screen"
+	assert_no_leftovers
 }
 
 # screen_value KEY: N from the first "KEY:N" the command printed (the
@@ -117,6 +118,28 @@ EOF
 }
 
 # --- typed at the prompt ------------------------------------------------------
+
+# The cause of every case below: the command runs in the group the shell
+# made the terminal's foreground, the supervisor's.
+fg_group_case() {
+	need_personality "$1"
+	on_pty <<EOF
+line $(sup "$1" 5) probe -o "$TMP/report" -q; echo r1:\$?
+expect r1:
+EOF
+	[ "$(screen_value r1)" = 0 ]
+	cat "$TMP/report" >&2
+	[ "$(report_get pgid "$TMP/report")" = "$(report_get tpgid "$TMP/report")" ]
+	[ "$(report_get pgid "$TMP/report")" = "$(report_get ppid "$TMP/report")" ]
+}
+
+@test "prompt: the command is in the terminal's foreground group (timeout)" {
+	fg_group_case timeout
+}
+
+@test "prompt: the command is in the terminal's foreground group (leash -t)" {
+	fg_group_case leash
+}
 
 # A command in a background group would stop on SIGTTOU/SIGTTIN until the
 # deadline; in the foreground job it runs at once.
@@ -219,10 +242,12 @@ EOF
 	eof_case leash
 }
 
+# The shell waits for its sleep, so a command left running is seen by
+# on_pty's leftover check.
 interrupt_case() {
 	need_personality "$1"
 	on_pty <<EOF
-line $(sup "$1" 10) sh -c 'echo st''arted; exec sleep 30' $MARK
+line $(sup "$1" 10) sh -c 'echo st''arted; sleep 30; exit 3' $MARK
 expect started
 clock
 key ^C
@@ -310,6 +335,38 @@ EOF
 
 @test "deadline: real time while the job is stopped by ^Z (leash -t)" {
 	stopped_deadline_case leash
+}
+
+# Deadline 3 s passing while the job is stopped (0.5 s to 3.5 s): it
+# fires as soon as the job is resumed, at about 3.5 s (not 6 s), 124.
+passed_deadline_case() {
+	need_personality "$1"
+	on_pty <<EOF
+line $(sup "$1" 3) sh -c 'echo st''arted; exec sleep 10' $MARK
+expect started
+clock
+at 0.5
+key ^Z
+expect Stopped
+expect $PROMPT
+at 3.5
+line fg
+expect $PROMPT
+time done
+line echo r1:\$?
+expect r1:
+EOF
+	echo "ended after $(report done) s" >&2
+	[ "$(screen_value r1)" = 124 ]
+	secs_lt "$(report done)" 4.6
+}
+
+@test "deadline: passed while stopped, it fires on fg (timeout)" {
+	passed_deadline_case timeout
+}
+
+@test "deadline: passed while stopped, it fires on fg (leash -t)" {
+	passed_deadline_case leash
 }
 
 # A resize reaches the command (SIGWINCH goes to the foreground group).
