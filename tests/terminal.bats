@@ -9,30 +9,18 @@
 # and skips the native ones.  `make check` runs this file once per
 # LEASH_WAIT strategy (the shell on the pty inherits it).
 #
-# tests/ptyrun.c drives a job-control bash on a pty of its own; see its
-# header for the script commands.  Markers typed on a command line are
-# split by quotes (`ti''ck`), so the terminal's echo of the line never
-# matches what the command prints.
+# tests/ptyrun.c drives a job-control bash on a pty of its own (on_pty in
+# pty-helpers.bash; ptyrun's header lists the script commands).  Markers
+# typed on a command line are split by quotes (`ti''ck`), so the
+# terminal's echo of the line never matches what the command prints.
 
 bats_require_minimum_version 1.5.0
 load helpers
-
-PROMPT='PROMPT> '
-
-PTYRUN=${PTYRUN:-${LEASH_BUILDDIR:-$TOP/build}/ptyrun}
-# No build/ptyrun (host mode on a fresh tree): build one for this run.
-if [[ ! -x $PTYRUN ]]; then
-	if [[ ! -x $BATS_RUN_TMPDIR/ptyrun ]]; then
-		${CC:-cc} -O2 -o "$BATS_RUN_TMPDIR/ptyrun" "$BATS_TEST_DIRNAME/ptyrun.c" ||
-			echo "terminal.bats: cannot build $BATS_TEST_DIRNAME/ptyrun.c" >&2
-	fi
-	PTYRUN=$BATS_RUN_TMPDIR/ptyrun
-fi
+load pty-helpers
 
 setup() {
 	common_setup
-	[[ -c /dev/ptmx && -d /dev/pts ]] || must_run_or_skip "no /dev/ptmx: no pseudo-terminals here"
-	[[ -x $PTYRUN ]] || must_run_or_skip "no ptyrun helper (tests/ptyrun.c did not build)"
+	need_pty
 }
 
 # sup timeout|leash SECS: the supervisor prefix a user types.
@@ -48,47 +36,6 @@ need_personality() {
 	if [[ $1 == leash ]] && host_mode; then
 		skip "host mode: GNU timeout has no native leash personality"
 	fi
-}
-
-# on_pty [PTYRUN-OPTION...] <SCRIPT: a fresh pty with an interactive bash
-# (job control on, no rc files, no line editing, no history file) at its
-# first prompt runs SCRIPT, then `exit`.  $output is ptyrun's report (time
-# lines, status=...), $TMP/screen what the terminal showed; on failure
-# both are printed.
-on_pty() {
-	{
-		printf 'expect %s\n' "$PROMPT"
-		cat
-		printf 'expect %s\nline exit 0\n' "$PROMPT"
-	} >"$TMP/script"
-	run env PS1="$PROMPT" HISTFILE= TERM=dumb PROMPT_COMMAND= \
-		"$PTYRUN" -m "$MARK" -v -o "$TMP/screen" -f "$TMP/script" "$@" \
-		-- bash --norc --noprofile --noediting -i
-	if [[ $status != 0 || ${lines[-1]} != status=exit:0 ]]; then
-		echo "ptyrun exited $status; script:" >&2
-		sed 's/^/  /' "$TMP/script" >&2
-		printf '%s\n' "--- ptyrun:" "$output" "--- screen:" >&2
-		tr -d '\r' <"$TMP/screen" >&2
-		return 1
-	fi
-	! grep -aq 'no job control' "$TMP/screen"
-	assert_no_leftovers
-}
-
-# screen_value KEY: N from the first "KEY:N" the command printed (the
-# echo of a typed line shows KEY:$..., never KEY: and a digit).
-screen_value() {
-	grep -aoE "$1:[0-9]+" "$TMP/screen" | head -n 1 | cut -d: -f2
-}
-
-# report TIME-NAME: a time the script measured.
-report() {
-	printf '%s\n' "$output" | sed -n "s/^$1=//p"
-}
-
-# secs_lt A B: A < B for decimal seconds.
-secs_lt() {
-	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'
 }
 
 # --- the harness itself, no supervisor -------------------------------------
@@ -153,7 +100,7 @@ expect r1:
 time done
 EOF
 	[ "$(screen_value r1)" = 0 ]
-	secs_lt "$(report done)" 3
+	secs_lt "$(measured done)" 3
 }
 
 @test "prompt: stty size prints the size and exits 0 at once (timeout)" {
@@ -179,8 +126,11 @@ expect quiet
 line stty echo
 EOF
 	[ "$(screen_value r1)" = 0 ]
-	secs_lt "$(report done)" 3
-	! grep -aF "echo qu''iet" "$TMP/screen"
+	secs_lt "$(measured done)" 3
+	if grep -aF "echo qu''iet" "$TMP/screen"; then
+		echo "the line typed after stty -echo was echoed" >&2
+		return 1
+	fi
 }
 
 @test "prompt: stty -echo changes the terminal at once (timeout)" {
@@ -198,14 +148,16 @@ line $(sup "$1" 5) sh -c 'echo re''ady; read x; echo got:\$x' $MARK
 expect ready
 clock
 line hello
+timeout 3
 expect got:hello
+timeout 10
 time done
 expect $PROMPT
 line echo r1:\$?
 expect r1:
 EOF
 	[ "$(screen_value r1)" = 0 ]
-	secs_lt "$(report done)" 3
+	secs_lt "$(measured done)" 3
 }
 
 @test "prompt: a command reads a typed line (timeout)" {
@@ -231,7 +183,7 @@ expect r1:
 time done
 EOF
 	[ "$(screen_value r1)" = 0 ]
-	secs_lt "$(report done)" 3
+	secs_lt "$(measured done)" 3
 }
 
 @test "prompt: ^D ends cat, status 0 (timeout)" {
@@ -242,12 +194,13 @@ EOF
 	eof_case leash
 }
 
-# The shell waits for its sleep, so a command left running is seen by
-# on_pty's leftover check.
+# The probe prints the start marker itself, so ^C cannot come before it
+# runs; the shell waits for it, and both carry $MARK, so a process left
+# running is seen by on_pty's leftover check.
 interrupt_case() {
 	need_personality "$1"
 	on_pty <<EOF
-line $(sup "$1" 10) sh -c 'echo st''arted; sleep 30; exit 3' $MARK
+line GO=st''arted $(sup "$1" 10) sh -c 'probe -k env:GO -m \$0 -s 30; exit 3' $MARK
 expect started
 clock
 key ^C
@@ -257,7 +210,7 @@ line echo r1:\$?
 expect r1:
 EOF
 	[ "$(screen_value r1)" = 130 ]
-	secs_lt "$(report done)" 3
+	secs_lt "$(measured done)" 3
 }
 
 @test "prompt: ^C ends the job, status 130 (timeout)" {
@@ -269,7 +222,8 @@ EOF
 }
 
 # A counter printing every 0.1 s: while the job is stopped it prints
-# nothing and its count file stays the same; `fg` resumes it where it was.
+# nothing and its count file stays the same; `fg` resumes it where it was
+# (the first tick after fg follows the last one before ^Z).
 suspend_case() {
 	need_personality "$1"
 	on_pty <<EOF
@@ -289,12 +243,13 @@ expect tick:
 expect \n
 key ^C
 EOF
-	local c1 c2 next
+	local c1 c2 last next
 	c1=$(screen_value c1) c2=$(screen_value c2)
+	last=$(tr -d '\r' <"$TMP/screen" | sed -n '1,/Stopped/p' | grep -aoE 'tick:[0-9]+' | tail -n 1)
 	next=$(tr -d '\r' <"$TMP/screen" | sed -n '/^c2:[0-9]/,$p' | grep -aoE 'tick:[0-9]+' | head -n 1)
-	echo "count while stopped: $c1, $c2; first after fg: $next" >&2
+	echo "count while stopped: $c1, $c2; ticks: $last before ^Z, $next after fg" >&2
 	[ -n "$c1" ] && [ "$c1" = "$c2" ]
-	[ "${next#tick:}" = $((c1 + 1)) ]
+	[ "${next#tick:}" = $((${last#tick:} + 1)) ]
 }
 
 @test "prompt: ^Z stops the whole job, fg resumes it (timeout)" {
@@ -324,9 +279,9 @@ time done
 line echo r1:\$?
 expect r1:
 EOF
-	echo "ended after $(report done) s" >&2
+	echo "ended after $(measured done) s" >&2
 	[ "$(screen_value r1)" = 124 ]
-	secs_lt "$(report done)" 4.6
+	secs_lt "$(measured done)" 4.6
 }
 
 @test "deadline: real time while the job is stopped by ^Z (timeout)" {
@@ -356,9 +311,9 @@ time done
 line echo r1:\$?
 expect r1:
 EOF
-	echo "ended after $(report done) s" >&2
+	echo "ended after $(measured done) s" >&2
 	[ "$(screen_value r1)" = 124 ]
-	secs_lt "$(report done)" 4.6
+	secs_lt "$(measured done)" 4.6
 }
 
 @test "deadline: passed while stopped, it fires on fg (timeout)" {
