@@ -30,6 +30,8 @@
  *   sleep SECS      wait SECS
  *   time NAME       print NAME=SECONDS since the stopwatch started
  *   wait            wait (up to the timeout) for CMD to exit
+ *   hangup          close the master: the terminal is gone, so the
+ *                   kernel sends SIGHUP to CMD's session
  *
  * Every wait keeps reading the screen, so the program never blocks on
  * output.  At the end of the script ptyrun waits for CMD as `wait` does,
@@ -373,6 +375,10 @@ static void run_command(char *cmd)
 	} else if (!strcmp(cmd, "time")) {
 		printf("%s=%.3f\n", *arg ? arg : "time", now() - t0);
 		fflush(stdout);
+	} else if (!strcmp(cmd, "hangup")) {
+		if (master >= 0)
+			close(master);
+		master = -1;
 	} else if (!strcmp(cmd, "wait")) {
 		if (!wait_child(limit))
 			die(1, "wait: the program did not exit in %g s", limit);

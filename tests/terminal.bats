@@ -64,6 +64,18 @@ expect r1:7
 EOF
 }
 
+@test "harness: a hangup ends the shell and its stopped job" {
+	printf '%s\n' "expect $PROMPT" \
+		"line sh -c 'echo st''arted; exec probe -m \$0 -s 30 -q' $MARK" \
+		'expect started' 'key ^Z' 'expect Stopped' "expect $PROMPT" \
+		'hangup' >"$TMP/script"
+	run env PS1="$PROMPT" HISTFILE= TERM=dumb \
+		"$PTYRUN" -m "$MARK" -f "$TMP/script" -- bash --norc --noprofile --noediting -i
+	assert_status 0
+	assert_output status=signal:1
+	assert_no_leftovers
+}
+
 # --- typed at the prompt ------------------------------------------------------
 
 # The cause of every case below: the command runs in the group the shell
@@ -88,8 +100,9 @@ EOF
 	fg_group_case leash
 }
 
-# A command in a background group would stop on SIGTTOU/SIGTTIN until the
-# deadline; in the foreground job it runs at once.
+# The size the harness set, at once and with status 0.  (TIOCGWINSZ is
+# allowed from a background group too; the next case, which sets modes,
+# is the one a command in a background group fails.)
 stty_size_case() {
 	need_personality "$1"
 	on_pty -g 27x91 <<EOF
