@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # leash: GNU make.  ./configure writes config.mk; an unconfigured tree is
 # configured with defaults on the first make.
 #

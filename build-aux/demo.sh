@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # make demo: leash's main job on this machine, in a few seconds.  A
 # command stopped at its deadline (exit status, elapsed time, what was
 # signalled), one that ignores the signal and is killed, the timeout

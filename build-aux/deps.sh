@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Install what leash's build and tests need on Debian 12, one line per
 # package; without apt-get or root, name what is missing and fail.
 #

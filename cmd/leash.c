@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* leash: run a command as another user, in a per-uid cpu cgroup, with a
  * deadline.  main() picks the personality by the name it was called by. */
 #include <errno.h>

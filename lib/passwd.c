@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* passwd: a small reader for the colon files; no NSS, no caching. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE     /* getline, strdup, strtok_r */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* supervise: one loop in the main thread waits for the child's exit, the
  * deadline or a signal to forward; signals are read from a signalfd, so
  * no handler ever runs asynchronously and nothing can act on a pid after

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # helpers.bash: shared set-up for leash's bats files (load with `load helpers`).
 #
 # Binaries under test, from the environment or the build directory:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
 # ident.bats: the native identity options (-u -g -G --keep-caps
 # --no-new-privs -l -p -w -C), checked from inside the child with the probe.
 # Needs root (test users are created in setup_file, removed in teardown_file).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
 # su.bats: the su personality, util-linux and AOSP dialects.
 # Needs root (test users are created in setup_file, removed in teardown_file).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
 # leash's supervision core, native personality:
 #   leash [-t DURATION] [-s SIG] [-k DUR] [--preserve-status] [--foreground]
 #         [-v] [--] COMMAND [ARG]...

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
 # The GNU timeout contract, run against $TIMEOUT (leash's timeout
 # personality by default).  Host mode: TIMEOUT=/usr/bin/timeout runs the
 # same file against GNU timeout; behaviour newer than that GNU skips by
