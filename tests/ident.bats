@@ -137,7 +137,7 @@ probe_as() {
 }
 
 @test "more groups than NGROUPS_MAX (65536) is an error, not a truncation" {
-	command -v unshare >/dev/null || skip "no unshare"
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
 	local f=$TMP/group
 	cp /etc/group "$f"
 	awk -v u="$U_NAME" 'BEGIN { for (i = 0; i < 65537; i++) printf "lg%d:x:%d:%s\n", i, 3000000 + i, u }' >>"$f"
