@@ -16,7 +16,7 @@
 
 NOCONFIG_GOALS := clean distclean help
 ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
--include config.mk
+include config.mk
 endif
 srcdir ?= .
 
@@ -24,14 +24,16 @@ srcdir ?= .
 DEPS ?= 1
 DEPS_PROFILE := $(strip $(if $(filter check,$(MAKECMDGOALS)),check) \
 	$(if $(filter check-vm,$(MAKECMDGOALS)),check vm) \
-	$(if $(filter bench,$(MAKECMDGOALS)),check bench) \
+	$(if $(filter bench,$(MAKECMDGOALS)),check) \
 	$(if $(filter demo,$(MAKECMDGOALS)),check))
 DEPS_CMD = $(if $(filter 1,$(DEPS)),$(srcdir)/build-aux/deps.sh $(or $(1),build))
 
+# include, not -include: when configure fails, make stops with its message
+# instead of compiling with a bare cc.
 config.mk:
 	@$(if $(DEPS_PROFILE),$(call DEPS_CMD,$(DEPS_PROFILE)))
 	@echo "leash: tree not configured: running ./configure with defaults"
-	@$(srcdir)/configure
+	@$(srcdir)/configure || { echo "leash: ./configure failed (above); fix that, or run ./configure with options" >&2; exit 1; }
 
 ifeq ($(V),1)
 Q :=
@@ -171,7 +173,7 @@ demo:
 	$(Q)$(TEST_ENV) $(srcdir)/build-aux/demo.sh
 
 bench:
-	$(Q)$(call DEPS_CMD,check bench)
+	$(Q)$(call DEPS_CMD,check)
 	$(Q)$(MAKE) --no-print-directory all $(if $(BENCH_SRCS),$(B)/bench)
 	$(Q)if [ -x $(srcdir)/build-aux/bench.sh ]; then \
 		$(TEST_ENV) BENCH=$(abspath $(B)/bench) $(srcdir)/build-aux/bench.sh; \
@@ -224,9 +226,10 @@ clean:
 		$(foreach k,$(KEEP_ON_CLEAN),! -name $(k)) -exec rm -rf {} +; fi
 	$(Q)rm -rf build-san
 
+# distclean leaves the tree `git archive` gives.
 distclean: clean
-	$(Q)rm -rf build config.mk
+	$(Q)rm -rf build config.mk config.mk.tmp bench-*.json
 	$(Q)if [ -L Makefile ]; then rm -f Makefile; fi	# configure's link out of tree
 
 help:
-	@sed -n '1,10s/^# \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
+	@sed -n '/SPDX-License-Identifier/d; 2,11s/^# \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
