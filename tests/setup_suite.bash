@@ -40,12 +40,13 @@ setup_suite() {
 	fi
 	chmod -R go+rX "$LEASH_TESTBIN"
 
-	# Say so at once if the copies are out of reach all the same
-	# (a /tmp without the x bit for others, say).
+	# Say so at once if the copies are out of reach all the same (a /tmp
+	# without the x bit for others, say).  sh runs the probe: setpriv
+	# itself still reaches it, as it execs with root's capabilities.
 	if [[ $(id -u) == 0 ]] && command -v setpriv >/dev/null &&
 	   ! setpriv --reuid=65534 --regid=65534 --clear-groups -- \
-		"$PROBE" -k uid >/dev/null; then
-		echo "setup_suite: uid 65534 cannot run $PROBE (tried with setpriv): the tests need a /tmp every user may enter" >&2
+		sh -c 'exec "$0" -k uid' "$PROBE" >/dev/null; then
+		echo "setup_suite: uid 65534 cannot run $PROBE: the tests need a /tmp every user may enter" >&2
 		return 1
 	fi
 }
