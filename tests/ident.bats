@@ -72,7 +72,7 @@ probe_as() {
 	assert_status 125
 	run "$LEASH" -u leash_no_such_user_x -- touch "$TMP/ran"
 	assert_status 125
-	assert_output "leash: cannot resolve user 'leash_no_such_user_x': no such user"
+	assert_output "leash: cannot resolve user 'leash_no_such_user_x': no such user (leash reads /etc/passwd only)"
 	[[ ! -e $TMP/ran ]]
 }
 
@@ -126,7 +126,7 @@ probe_as() {
 @test "bad group forms" {
 	run "$LEASH" -u "$U_NAME" -g leash_no_such_group -- touch "$TMP/ran"
 	assert_status 125
-	assert_output "leash: cannot resolve group 'leash_no_such_group': no such group"
+	assert_output "leash: cannot resolve group 'leash_no_such_group': no such group (leash reads /etc/group only)"
 	for list in "1,,2" "" "," "4294967295" "-1" "5x" "1,leash_no_such_group"; do
 		run "$LEASH" -u "$U_NAME" -G "$list" -- touch "$TMP/ran"
 		assert_status 125
