@@ -190,6 +190,8 @@ check-vm:
 
 INSTALL ?= install
 LEASH_LIBEXEC = $(libexecdir)/leash
+datadir ?= $(datarootdir)
+COMPLETIONS = $(datadir)/bash-completion/completions
 # The compat links point at bindir/leash by a path relative to their own
 # directory (../../bin/leash), so they survive DESTDIR staging.
 REL_LEASH_SH = from=$$(printf %s '$(LEASH_LIBEXEC)' | sed 's|//*|/|g; s|/$$||'); \
@@ -199,23 +201,27 @@ REL_LEASH_SH = from=$$(printf %s '$(LEASH_LIBEXEC)' | sed 's|//*|/|g; s|/$$||');
 		from=$${from%/*}; up=../$$up; done; to=$$up$${to\#$$from/};; esac
 
 install: all
-	$(Q)$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(LEASH_LIBEXEC)
+	$(Q)$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(LEASH_LIBEXEC) \
+		$(DESTDIR)$(COMPLETIONS)
 	$(Q)$(INSTALL) -m 0755 $(INSTALL_STRIP) $(B)/leash $(DESTDIR)$(bindir)/.leash.new
 	$(Q)mv -f $(DESTDIR)$(bindir)/.leash.new $(DESTDIR)$(bindir)/leash
 	$(Q)$(INSTALL) -m 0644 $(srcdir)/man/leash.1 $(DESTDIR)$(mandir)/man1/.leash.1.new
 	$(Q)mv -f $(DESTDIR)$(mandir)/man1/.leash.1.new $(DESTDIR)$(mandir)/man1/leash.1
+	$(Q)$(INSTALL) -m 0644 $(srcdir)/bash-completion/leash $(DESTDIR)$(COMPLETIONS)/.leash.new
+	$(Q)mv -f $(DESTDIR)$(COMPLETIONS)/.leash.new $(DESTDIR)$(COMPLETIONS)/leash
 	$(Q)$(REL_LEASH_SH); for n in timeout su; do \
 		ln -sfn "$$to" $(DESTDIR)$(LEASH_LIBEXEC)/.$$n.new && \
 		mv -f $(DESTDIR)$(LEASH_LIBEXEC)/.$$n.new $(DESTDIR)$(LEASH_LIBEXEC)/$$n || exit 1; \
 	done
-	@echo "leash: installed $(DESTDIR)$(bindir)/leash, $(DESTDIR)$(mandir)/man1/leash.1, $(DESTDIR)$(LEASH_LIBEXEC)/{timeout,su}"
+	@echo "leash: installed $(DESTDIR)$(bindir)/leash, $(DESTDIR)$(mandir)/man1/leash.1, $(DESTDIR)$(LEASH_LIBEXEC)/{timeout,su}, $(DESTDIR)$(COMPLETIONS)/leash"
 
 install-strip:
 	$(Q)$(MAKE) --no-print-directory INSTALL_STRIP=-s install
 
 uninstall:
 	$(Q)rm -f $(DESTDIR)$(bindir)/leash $(DESTDIR)$(mandir)/man1/leash.1 \
-		$(DESTDIR)$(LEASH_LIBEXEC)/timeout $(DESTDIR)$(LEASH_LIBEXEC)/su
+		$(DESTDIR)$(LEASH_LIBEXEC)/timeout $(DESTDIR)$(LEASH_LIBEXEC)/su \
+		$(DESTDIR)$(COMPLETIONS)/leash
 	$(Q)rmdir $(DESTDIR)$(LEASH_LIBEXEC) 2>/dev/null || true
 
 # clean keeps what was downloaded: the libcap built from Debian's source
