@@ -15,6 +15,12 @@ copy_tree() {
 		tar -C "$SRC" -xf -
 }
 
+# cleanmake ARG...: make as a user types it, not as a child of the make
+# that runs this suite (whose MAKEFLAGS may carry CC=, -j and its jobserver).
+cleanmake() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make "$@"
+}
+
 # files DIR: every path under DIR, sorted.
 files() {
 	(cd "$1" && find . | LC_ALL=C sort)
@@ -22,7 +28,7 @@ files() {
 
 @test "make on an unconfigured tree stops when configure fails, with its message" {
 	copy_tree
-	CC=leash-no-such-cc run make -C "$SRC"
+	CC=leash-no-such-cc run cleanmake -C "$SRC"
 	[ "$status" -ne 0 ]
 	[[ $output == *"configure: C compiler 'leash-no-such-cc' not found"* ]]
 	[[ $output == *"leash: ./configure failed"* ]]
@@ -35,11 +41,11 @@ files() {
 	copy_tree
 	files "$SRC" >"$TMP/before"
 	(cd "$SRC" && ./configure) >/dev/null
-	make -C "$SRC" build/probe >/dev/null
+	cleanmake -C "$SRC" build/probe >/dev/null
 	# What make bench and make check SANITIZE=1 leave at the top.
 	touch "$SRC/bench-0123abc.json" "$SRC/bench-0123abc-dirty-quick.json"
 	mkdir -p "$SRC/build-san/obj"
-	run make -C "$SRC" distclean
+	run cleanmake -C "$SRC" distclean
 	assert_status 0
 	files "$SRC" >"$TMP/after"
 	diff "$TMP/before" "$TMP/after"
