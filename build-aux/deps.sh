@@ -37,6 +37,7 @@ profile() {
 			useradd:passwd groupadd:passwd \
 			ps:procps pgrep:procps \
 			script:bsdutils busybox:busybox toybox:toybox strace:strace \
+			/usr/share/i18n/locales/de_DE:locales keyctl:keyutils \
 			/usr/share/bash-completion/bash_completion:bash-completion ;;
 	vm)
 		profile build
