@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # The check driver behind `make check`: every tests/*.bats file (the
 # supervision files once per waiter strategy), then the man page checks.
 # Ends with one line "N passed, N failed, N skipped" and fails on any

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* leash: run a command as another user, in a per-uid cpu cgroup, with a
  * deadline.  main() picks the personality by the name it was called by. */
 #include <errno.h>
@@ -163,7 +164,7 @@ static _Noreturn void leash_try(void)
 /* What the options said, before names are resolved. */
 struct native_opts {
 	const char *user, *group, *groups, *whitelist;
-	bool login, preserve_env;
+	bool login, preserve_env, timed;
 };
 
 static void parse_cgroup_mode(const char *s, struct cgroup_plan *cg)
@@ -208,7 +209,7 @@ static void native_option(int c, const char *arg, struct plan *p,
 			  struct native_opts *o)
 {
 	switch (c) {
-	case 't': parse_time(arg, &p->duration); break;
+	case 't': parse_time(arg, &p->duration); o->timed = true; break;
 	case 'k': parse_time(arg, &p->kill_after); break;
 	case 's':
 		if ((p->term_signal = signal_parse(arg)) < 0) {
@@ -243,7 +244,9 @@ static void native_option(int c, const char *arg, struct plan *p,
 static const char *resolve_error(int err, const char *what)
 {
 	switch (err) {
-	case ENOENT: return !strcmp(what, "user") ? "no such user" : "no such group";
+	case ENOENT: return !strcmp(what, "user")
+			    ? "no such user (leash reads /etc/passwd only)"
+			    : "no such group (leash reads /etc/group only)";
 	case ERANGE: return "number out of range";
 	case E2BIG: return "more groups than NGROUPS_MAX";
 	case ENOMEM: return "out of memory";
@@ -318,6 +321,20 @@ static void native_environment(struct plan *p, const struct native_opts *o)
 	}
 }
 
+/* timeout's habit, `leash 5 cmd`: the duration was taken for the
+ * command, which was not found. */
+static void hint_duration(char **argv)
+{
+	struct timespec d;
+	char line[128];
+
+	if (duration_parse(argv[0], &d) < 0)
+		return;
+	snprintf(line, sizeof line, "leash -t %.20s -- %.60s%s", argv[0],
+		 argv[1] ? argv[1] : "COMMAND", argv[1] && argv[2] ? " ..." : "");
+	diag_warn("did you mean %s?", diag_quote(line));
+}
+
 int leash_main(int argc, char **argv)
 {
 	/* Static, as in timeout_main: untouched buffers cost no memory. */
@@ -332,8 +349,13 @@ int leash_main(int argc, char **argv)
 	if (getenv("LEASH_CGROUP_ROOT") && *getenv("LEASH_CGROUP_ROOT"))
 		p.cg.root = getenv("LEASH_CGROUP_ROOT");
 	opt_init(&st, argc, argv, "+t:s:k:vu:g:G:lpw:C:hV", leash_longs, diag_prog);
-	while ((c = opt_next(&st)) != -1)
+	while ((c = opt_next(&st)) != -1) {
+		if (c == '?' && st.opt == 'c')  /* su's habit */
+			diag_warn("-c is su's option: use %s or %s",
+				  diag_quote("leash su -c ..."),
+				  diag_quote("leash -u USER -- sh -c ..."));
 		native_option(c, st.arg, &p, &o);
+	}
 	native_resolve(&p, &o);
 	const char *bad;
 	if (ident_check_caps(&p.id, &bad) < 0)
@@ -357,5 +379,8 @@ int leash_main(int argc, char **argv)
 	    (geteuid() != 0 || !(ident_changes_uid(&p.id) || p.cg.asked)))
 		p.cg.mode = CGROUP_OFF;
 
-	return run_to_status(&p);
+	int status = run_to_status(&p);
+	if (status == EXIT_ENOENT && !o.timed)
+		hint_duration(p.argv);
+	return status;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* run: the story every personality ends in. */
 #include <errno.h>
 #include <signal.h>

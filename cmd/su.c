@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* su: the su personality.  Two dialects share the name:
  *
  *   util-linux   su [options] [-] [USER [ARG...]]   (root's scripts)

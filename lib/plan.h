@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* plan: everything cmd/ decided, handed to spawn and supervise. */
 #ifndef LEASH_PLAN_H
 #define LEASH_PLAN_H

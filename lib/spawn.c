@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* spawn: fork from the main thread; the child prepares and execs. */
 #define _GNU_SOURCE
 #include "spawn.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* supervise: one loop in the main thread waits for the child's exit, the
  * deadline or a signal to forward.  Each event source owns one fd and
  * one handler (signalfd, deadline timer, waiter); the loop polls the

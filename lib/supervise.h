@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* supervise: wait for {child exited, deadline, signal to forward}, send
  * signals only while the child is unreaped, reap exactly once. */
 #ifndef LEASH_SUPERVISE_H

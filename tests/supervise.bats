@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
 # leash's supervision core, native personality:
 #   leash [-t DURATION] [-s SIG] [-k DUR] [--preserve-status] [--foreground]
 #         [-v] [--] COMMAND [ARG]...
@@ -154,8 +155,8 @@ only_std_fds() {
 
 @test "parent check: leash as PID 1 of a pid namespace still runs the command" {
 	need_root "unshare of a pid namespace"
-	command -v unshare >/dev/null || skip "no unshare"
-	unshare -fp true 2>/dev/null || skip "cannot unshare a pid namespace here"
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	unshare -fp true 2>/dev/null || must_run_or_skip "cannot unshare a pid namespace here"
 	run unshare -fp "$LEASH" -t 10 sh -c 'exit 3'
 	assert_status 3
 	run unshare -fp "$LEASH" -t 0.1 sleep 10

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* bench: `make bench`.  Launches leash and the tools it replaces many
  * times, interleaved round by round, and prints one table per section
  * (launch cost, exit detection, deadline overshoot, memory, size,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* bench: the harness behind `make bench`.  Shared declarations. */
 #ifndef LEASH_BENCH_H
 #define LEASH_BENCH_H

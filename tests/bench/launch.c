@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* launch: the cost of one launch of `true` through each supervisor,
  * interleaved round by round (a random order each round) so that a
  * drift of the machine hits every row alike. */

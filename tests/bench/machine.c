@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* machine: what the figures were measured on, and the targets summary. */
 #define _GNU_SOURCE
 #include <math.h>

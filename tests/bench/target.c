@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* target: the programs the supervisors run.  The harness binary is
  * copied into a private directory and hard-linked under these names, so
  * every row starts the same small static executable.
