@@ -265,6 +265,27 @@ bounded() {
 	"$PROBE" -W -q -T "${BOUND:-20}" -d "$DFL_SIGS" -- "$@"
 }
 
+# deadline_after_stop SECS CMD...: CMD (running a probe -o "$TMP/ready")
+# in the background, SIGSTOPped once ready and SIGCONTinued SECS later.
+# Sets ST (its status) and AFTER_CONT_US (how long it took to end after
+# the SIGCONT): a deadline that passed meanwhile acts at once.
+deadline_after_stop() {
+	local secs=$1 pid t1
+	shift
+	"${DFL[@]}" "$@" &
+	pid=$!
+	track "$pid"
+	wait_file "$TMP/ready"
+	kill -STOP "$pid"
+	sleep "$secs"
+	t1=$(now_us)
+	kill -CONT "$pid"
+	ST=0
+	wait "$pid" || ST=$?
+	AFTER_CONT_US=$(($(now_us) - t1))
+	echo "status $ST, $((AFTER_CONT_US / 1000)) ms after SIGCONT" >&2
+}
+
 # Microseconds since the epoch (bash 5 EPOCHREALTIME).
 now_us() {
 	local t=$EPOCHREALTIME
