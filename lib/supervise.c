@@ -207,6 +207,7 @@ static void suspend_session(struct watch *w)
 	pty_restore(p);
 	/* STOP, not TSTP: TSTP is blocked here (read from the signalfd). */
 	kill(0, SIGSTOP);
+	relay_resume(w->relay);
 	pty_raw(p);
 	pty_sync_size(p);
 	kill(w->pid, SIGCONT);
@@ -231,6 +232,7 @@ static bool on_terminal_signal(struct watch *w, int sig)
 	/* Told to stop from outside: the command stops, then we follow. */
 	case SIGTSTP: kill(w->pid, SIGSTOP); return true;
 	case SIGCONT:
+		relay_resume(w->relay);
 		pty_raw(w->relay->pty);
 		pty_sync_size(w->relay->pty);
 		return true;
