@@ -18,9 +18,19 @@
 NOCONFIG_GOALS := clean distclean help dist release check-cross
 # ARCH=... on the command line (not from the environment, where kernel
 # builds leave it) builds in build-ARCH with build-ARCH/config.mk.
-CONFIG_MK := $(if $(filter command line,$(origin ARCH)),$(if $(ARCH),build-$(ARCH)/),)config.mk
+ifeq ($(origin ARCH),environment)
+ARCH :=
+endif
+ifneq ($(filter-out aarch64 armhf i686 x86_64,$(ARCH)),)
+$(error ARCH=$(ARCH): aarch64, armhf, i686 or x86_64)
+endif
+CONFIG_MK := $(if $(ARCH),build-$(ARCH)/)config.mk
 ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
+ifneq ($(ARCH),)
+include $(CONFIG_MK)	# a failed configure stops make: no host build in build-ARCH
+else
 -include $(CONFIG_MK)
+endif
 endif
 srcdir ?= .
 
@@ -268,19 +278,24 @@ uninstall:
 	$(Q)rmdir $(DESTDIR)$(LEASH_LIBEXEC) 2>/dev/null || true
 
 # clean keeps what was downloaded: the libcap built from Debian's source
-# (build/libcap) and check-vm's kernel and packages (build/vm-cache).
+# (build/libcap) and check-vm's kernel and packages (build/vm-cache); in
+# a cross build directory also the target's musl and qemu, and its
+# config.mk (as the tree's own config.mk stays).
 KEEP_ON_CLEAN := libcap vm-cache
+CROSS_KEEP_ON_CLEAN := libcap musl qemu config.mk
+# (named one by one: build-aux is no build directory)
+CROSS_DIRS := $(addprefix build-,aarch64 armhf i686 x86_64)
 clean:
 	$(Q)if [ -d build ]; then find build -mindepth 1 -maxdepth 1 \
 		$(foreach k,$(KEEP_ON_CLEAN),! -name $(k)) -exec rm -rf {} +; fi
 	$(Q)rm -rf build-san
-	$(Q)for d in build-*/; do [ -d "$$d" ] || continue; \
-		find "$$d" -mindepth 1 -maxdepth 1 ! -name libcap ! -name musl \
-			! -name qemu -exec rm -rf {} +; done
+	$(Q)for d in $(CROSS_DIRS); do [ -d "$$d" ] || continue; \
+		find "$$d" -mindepth 1 -maxdepth 1 \
+			$(foreach k,$(CROSS_KEEP_ON_CLEAN),! -name $(k)) -exec rm -rf {} +; done
 
 distclean: clean
-	$(Q)rm -rf build config.mk build-*/
+	$(Q)rm -rf build config.mk $(CROSS_DIRS)
 	$(Q)if [ -L Makefile ]; then rm -f Makefile; fi	# configure's link out of tree
 
 help:
-	@sed -n '1,10s/^# \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
+	@sed -n '/^$$/q; s/^# \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
