@@ -218,10 +218,11 @@ LINK_CHECK = $(if $(ELF_MACHINE),READELF='$(READELF)' $(srcdir)/build-aux/cross.
 
 # The bats files qemu-user can run (not the cgroup ones: under qemu those
 # test the host's kernel, which make check does), once per target, with
-# the waiter strategies in CROSS_WAITS.
+# the waiter strategies in CROSS_WAITS; and cross.bats, the build's own
+# guards, once the target's toolchain is there.
 CROSS_ARCHS ?= aarch64 armhf
 CROSS_FILES ?= tests/timeout.bats tests/supervise.bats tests/su.bats \
-	tests/ident.bats tests/arena.bats tests/cgroup-mountinfo.bats
+	tests/ident.bats tests/arena.bats tests/cgroup-mountinfo.bats tests/cross.bats
 CROSS_WAITS ?= thread
 check-cross:
 	$(Q)$(call DEPS_CMD,check)
