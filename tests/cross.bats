@@ -126,6 +126,16 @@ elf_pair() {
 	[[ $output == *"cross.sh elf 'AArch64' build-aarch64/leash.inputs build-aarch64/leash.tmp"* ]]
 }
 
+@test "arm64: every loadable segment is aligned to 16 KiB pages" {
+	[[ -x $TOP/build-aarch64/leash ]] || skip "no build-aarch64/leash (make ARCH=aarch64)"
+	run readelf -lW "$TOP/build-aarch64/leash"
+	assert_status 0
+	local aligns
+	aligns=$(awk '$1 == "LOAD" { print $NF }' <<<"$output" | sort -u)
+	echo "LOAD alignments: $aligns" >&2
+	[ "$aligns" = 0x4000 ]
+}
+
 # --- the list of qemu artefacts ----------------------------------------------
 
 @test "skip list: a test listed by its exact name is skipped, with the reason" {
