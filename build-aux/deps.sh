@@ -36,7 +36,8 @@ profile() {
 			setpriv:util-linux unshare:util-linux runuser:util-linux \
 			useradd:passwd groupadd:passwd \
 			ps:procps pgrep:procps \
-			script:bsdutils busybox:busybox toybox:toybox strace:strace ;;
+			script:bsdutils busybox:busybox toybox:toybox strace:strace \
+			/usr/share/i18n/locales/de_DE:locales keyctl:keyutils ;;
 	bench)
 		add hyperfine:hyperfine ;;
 	vm)

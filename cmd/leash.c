@@ -15,6 +15,7 @@
 #include "env.h"
 #include "opt.h"
 #include "signals.h"
+#include "timer.h"
 
 extern char **environ;
 
@@ -44,7 +45,7 @@ struct timespec cmd_started;
 
 int main(int argc, char **argv)
 {
-	clock_now(CLOCK_MONOTONIC, &cmd_started);
+	clock_now(TIMER_CLOCK, &cmd_started);
 	if (argc < 1 || !argv[0])
 		return EXIT_ENOENT;
 	const struct personality *p = personality_find(argv[0]);
@@ -111,13 +112,14 @@ static void leash_usage(void)
 	      "  -v, --verbose             say which signals are sent and which cgroup is used\n"
 	      "\n"
 	      "Identity (root only; no password is asked, nothing is authenticated):\n"
-	      "  -u, --user=USER           run as USER: name, number or Android name\n"
+	      "  -u, --user=USER           run as USER: passwd name or number (Android\n"
+	      "                            names too, on Android only)\n"
 	      "  -g, --group=GROUP         primary group\n"
 	      "  -G, --groups=G1,G2,...    supplementary groups (default: USER's)\n"
 	      "      --keep-caps=CAPS      keep these capabilities (names, e.g. cap_net_raw)\n"
 	      "                            after the switch, as ambient capabilities\n"
 	      "      --no-new-privs        set no_new_privs before running COMMAND\n"
-	      "  -l, --login               clean environment, cd to HOME, login shell\n"
+	      "  -l, --login               clean environment, cd to HOME (else /), login shell\n"
 	      "  -p, --preserve-env        keep the whole environment\n"
 	      "  -w, --whitelist-environment=VARS  with -l, keep these variables too\n"
 	      "  -C, --chdir=DIR           run COMMAND in DIR\n"
@@ -236,8 +238,9 @@ static const char *resolve_error(int err, const char *what)
 	case ERANGE: return "number out of range";
 	case E2BIG: return "more groups than NGROUPS_MAX";
 	case ENOMEM: return "out of memory";
-	default: return !strcmp(what, "user") ? "not a user name or number"
-					       : "not a group name or number";
+	case EINVAL: return !strcmp(what, "user") ? "not a user name or number"
+					      : "not a group name or number";
+	default: return strerror(err);  /* reading the files: EMFILE, EIO ... */
 	}
 }
 
@@ -298,8 +301,12 @@ static void native_environment(struct plan *p, const struct native_opts *o)
 	if (!p->envp)
 		diag_die(EXIT_CANCELED, "cannot build the environment: %s",
 			 strerror(errno));
-	if (o->login && !p->chdir)
+	/* A home the target cannot enter: warn, as su does, and start in /. */
+	if (o->login && !p->chdir) {
 		p->chdir = p->id.home && *p->id.home ? p->id.home : "/";
+		if (workdir_fallback_set(&p->chdir_fallback, diag_quote(p->chdir), "/") < 0)
+			diag_die(EXIT_CANCELED, "out of memory");
+	}
 }
 
 int leash_main(int argc, char **argv)
@@ -329,6 +336,9 @@ int leash_main(int argc, char **argv)
 	native_command(&p, &o, &argv[st.ind]);
 	native_environment(&p, &o);
 	p.new_session = ident_changes_uid(&p.id) && !p.foreground;
+	p.lead_group = !p.foreground;
+	/* KILL, not the -s signal: the native command gets no say. */
+	p.pdeath_signal = SIGKILL;
 	/* auto acts, like the kernel patch at set_user(), when the uid
 	 * changes or a cgroup option asks for it, and only as root. */
 	if (p.cg.mode == CGROUP_AUTO &&

@@ -29,7 +29,7 @@ int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err)
 		diag_warn("%s", what);
 		return -1;
 	}
-	if (supervise_prepare(&ss) < 0 || spawn_start(plan, &ss.orig_mask, &c) < 0) {
+	if (supervise_prepare(plan, &ss) < 0 || spawn_start(plan, &ss.orig_mask, &c) < 0) {
 		diag_warn_errno(errno, "fork system call failed");
 		cgroup_release(&plan->cg);
 		return -1;
@@ -99,9 +99,13 @@ int outcome_status(const struct plan *plan, const struct outcome *out)
 		status = 128 + sig;
 	}
 	/* GNU timeout shares its group with the command, so the KILL it
-	 * sends there ends timeout too: the caller sees a KILL death. */
-	if (out->sent_kill && !plan->signal_as_status)
-		reraise(SIGKILL);
+	 * sends there ends timeout too: the caller sees a KILL death, and
+	 * what is left of the group dies with us (held back until now so
+	 * that the reap and the leaf's removal came first). */
+	if (out->sent_kill && !plan->signal_as_status) {
+		prctl(PR_SET_DUMPABLE, 0);
+		kill(plan->lead_group ? 0 : getpid(), SIGKILL);
+	}
 	return out->timed_out && !preserve ? EXIT_TIMEDOUT : status;
 }
 

@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -95,6 +94,18 @@ static bool su_is_aosp(int argc, char **argv)
 	return strchr(argv[1], ',') || (argc > 2 && argv[2][0] != '-');
 }
 
+/* A name that is no one, in the dialect's words; any other error (EMFILE
+ * reading /etc/passwd ...) is said as itself, never as "does not exist". */
+static bool lookup_missed(int err)
+{
+	return err == ENOENT || err == EINVAL || err == ERANGE;
+}
+
+static _Noreturn void lookup_failed(const char *what, const char *name)
+{
+	diag_die_errno(SU_FAIL, errno, "failed to look up %s %s", what, name);
+}
+
 static void add_gid(struct su_opts *o, const char *spec, bool primary)
 {
 	gid_t gid, *g;
@@ -102,8 +113,11 @@ static void add_gid(struct su_opts *o, const char *spec, bool primary)
 	if (o->ngids >= IDENT_NGROUPS_MAX)
 		diag_die(SU_FAIL, "specifying more than %d supplemental groups "
 			 "is not possible", IDENT_NGROUPS_MAX - 1);
-	if (ident_lookup_group(spec, &gid) < 0)
+	if (ident_lookup_group(spec, &gid) < 0) {
+		if (!lookup_missed(errno))
+			lookup_failed("group", spec);
 		diag_die(SU_FAIL, "group %s does not exist", spec);
+	}
 	if (!(g = realloc(o->gids, (o->ngids + 1) * sizeof *g)))
 		diag_die(SU_FAIL, "out of memory");
 	g[o->ngids++] = gid;
@@ -229,11 +243,12 @@ static void su_parse_who(struct plan *p, const char *who)
 		save = strchr(item, ',');
 		if (save)
 			*save++ = '\0';
-		if (i == 0 && ident_resolve_user(&p->id, item) < 0)
-			diag_die(SU_FAIL, "invalid uid/gid %s", diag_quote(item));
-		if (i == 1 && ident_resolve_group(&p->id, item) < 0)
-			diag_die(SU_FAIL, "invalid uid/gid %s", diag_quote(item));
-		if (i >= 2 && ident_lookup_group(item, &g[i - 2]) < 0)
+		int r = i == 0 ? ident_resolve_user(&p->id, item) :
+			i == 1 ? ident_resolve_group(&p->id, item) :
+				 ident_lookup_group(item, &g[i - 2]);
+		if (r < 0 && !lookup_missed(errno))
+			lookup_failed(i ? "group" : "user", diag_quote(item));
+		if (r < 0)
 			diag_die(SU_FAIL, "invalid uid/gid %s", diag_quote(item));
 	}
 	if (i > 2 && ident_set_groups(&p->id, g, i - 2) < 0)
@@ -244,9 +259,12 @@ static void su_parse_who(struct plan *p, const char *who)
 
 static void su_resolve(struct plan *p, struct su_opts *o)
 {
-	if (ident_resolve_user(&p->id, o->user) < 0)
+	if (ident_resolve_user(&p->id, o->user) < 0) {
+		if (!lookup_missed(errno))
+			lookup_failed("user", o->user);
 		diag_die(SU_FAIL, "user %s does not exist or the user entry does "
 			 "not contain all the required fields", o->user);
+	}
 	if (o->ngids && ident_set_groups(&p->id, o->gids, o->ngids) < 0)
 		diag_die(SU_FAIL, "cannot set groups");
 	if (o->have_g || o->have_G) {
@@ -335,17 +353,13 @@ static char **su_env(const struct plan *p, const struct su_opts *o,
 	return env;
 }
 
-/* -l changes to HOME; if it is not there, say so and stay, as su does. */
+/* -l changes to HOME as the target; if it cannot, it says so and stays
+ * where it is, as util-linux su does (login(1) would go to /). */
 static void su_login_dir(struct plan *p)
 {
-	const char *home = p->id.home ? p->id.home : "/";
-	struct stat sb;
-
-	if (stat(home, &sb) == 0 && S_ISDIR(sb.st_mode))
-		p->chdir = home;
-	else
-		diag_warn_errno(stat(home, &sb) < 0 ? errno : ENOTDIR,
-				"warning: cannot change directory to %s", home);
+	p->chdir = p->id.home && *p->id.home ? p->id.home : "/";
+	if (workdir_fallback_set(&p->chdir_fallback, p->chdir, NULL) < 0)
+		diag_die(SU_FAIL, "out of memory");
 }
 
 static void su_plan_ul(struct plan *p, struct su_opts *o)
@@ -435,9 +449,13 @@ int su_main(int argc, char **argv)
 	else
 		su_plan_ul(&p, &o);
 	p.new_session = !o.same_session && ident_changes_uid(&p.id);
-	p.foreground = !p.new_session;  /* stay in the caller's process group */
+	p.foreground = !p.new_session;
+	/* util-linux su stays in the caller's process group. */
+	p.lead_group = false;
+	p.pdeath_signal = SIGKILL;
 	rc = su_run(&p);
 	env_free(p.envp);
+	free(p.chdir_fallback.warn);
 	ident_free(&p.id);
 	free(o.gids);
 	free(o.wl_buf);

@@ -7,6 +7,7 @@
 
 #include "cgroup.h"
 #include "ident.h"
+#include "workdir.h"
 
 struct plan {
 	/* What to run: FILE is looked up as GNU's execvp does (PATH search
@@ -15,13 +16,17 @@ struct plan {
 	char **argv;
 	char **envp;            /* NULL: the caller's environment */
 	const char *chdir;      /* NULL: stay where we are */
+	struct workdir_fallback chdir_fallback;  /* -l: HOME may be missing */
 
 	/* Deadline: a zero timespec means none. */
 	struct timespec duration;
 	struct timespec kill_after;
-	struct timespec started;        /* CLOCK_MONOTONIC, the deadline's origin */
+	struct timespec started;        /* TIMER_CLOCK, the deadline's origin */
 	int term_signal;
-	bool foreground;        /* no new process group, pid only, no CONT */
+	int pdeath_signal;      /* the command's when leash dies (timeout: -s) */
+	bool foreground;        /* signal the command's pid only, no CONT */
+	bool lead_group;        /* setpgid(0, 0) on leash before the fork (GNU);
+				 * the command shares it unless new_session */
 	bool preserve_status;
 	bool verbose;
 

@@ -1,7 +1,8 @@
 /* supervise: one loop in the main thread waits for the child's exit, the
- * deadline or a signal to forward; signals are read from a signalfd, so
- * no handler ever runs asynchronously and nothing can act on a pid after
- * the single reap at the end. */
+ * deadline or a signal to forward.  Each event source owns one fd and
+ * one handler (signalfd, deadline timer, waiter); the loop polls the
+ * table and dispatches.  Nothing runs asynchronously, so nothing can act
+ * on a pid after the single reap at the end. */
 #define _GNU_SOURCE
 #include "supervise.h"
 
@@ -13,13 +14,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clock.h"
 #include "diag.h"
 #include "duration.h"
 #include "signals.h"
 #include "sigign.h"
+#include "timer.h"
 
-/* Every signal whose default action ends a process (GNU timeout 9.10's
+/* Every signal whose default action ends a process (GNU timeout 9.11's
  * list); leash forwards them to the command instead of dying. */
 static const int term_signals[] = {
 	SIGALRM, SIGINT, SIGQUIT, SIGHUP, SIGTERM, SIGPIPE, SIGUSR1, SIGUSR2,
@@ -27,11 +28,44 @@ static const int term_signals[] = {
 	SIGSYS, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT,
 };
 
-int supervise_prepare(struct sigstate *ss)
+/* SIGALRM (an outside ALRM is an expiry) and the -s signal are leash's
+ * to handle even when the caller ignored them (GNU 9.11's "We can't
+ * ignore these"): else a caller's `trap '' TERM` voids the deadline.
+ * Signals the kernel or leash's own design reserve are left alone. */
+static bool must_handle(int sig, int term_signal)
+{
+	if (sig == SIGALRM)
+		return true;
+	return sig == term_signal && sig != SIGKILL && sig != SIGSTOP &&
+	       sig != SIGCHLD && sig != SIGTTIN && sig != SIGTTOU && sig != 0;
+}
+
+static void handle(struct sigstate *ss, const sigset_t *ignored, int sig,
+		   int term_signal)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+
+	if (must_handle(sig, term_signal)) {
+		/* Default, not ignored: the command gets it that way too. */
+		if (sigismember(ignored, sig))
+			sigaction(sig, &dfl, NULL);
+		sigaddset(&ss->handled, sig);
+	} else if (!sigismember(ignored, sig)) {
+		sigaddset(&ss->handled, sig);
+	}
+}
+
+int supervise_prepare(const struct plan *plan, struct sigstate *ss)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	sigset_t ignored;
 
+	/* Lead a group of our own, which the command inherits: signals to
+	 * it reach the whole job, and at a prompt it stays the terminal's
+	 * foreground job.  EPERM (leash leads a session already, so it
+	 * leads its group too) is no failure, as for GNU. */
+	if (plan->lead_group)
+		setpgid(0, 0);
 	/* An inherited SIG_IGN (or SA_NOCLDWAIT) would let the kernel reap
 	 * the child behind our back and unpin its pid. */
 	if (sigaction(SIGCHLD, &dfl, NULL) < 0)
@@ -42,43 +76,27 @@ int supervise_prepare(struct sigstate *ss)
 	sigign_read(&ignored);
 	sigemptyset(&ss->handled);
 	for (size_t i = 0; i < sizeof term_signals / sizeof *term_signals; i++)
-		if (!sigismember(&ignored, term_signals[i]))
-			sigaddset(&ss->handled, term_signals[i]);
+		handle(ss, &ignored, term_signals[i], plan->term_signal);
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
-		if (!sigismember(&ignored, sig))
-			sigaddset(&ss->handled, sig);
-	/* Signals ignored at start stay ignored: nohup keeps working. */
+		handle(ss, &ignored, sig, plan->term_signal);
+	handle(ss, &ignored, plan->term_signal, plan->term_signal);
+	/* Other signals ignored at start stay ignored: nohup keeps working. */
 	return sigprocmask(SIG_BLOCK, &ss->handled, &ss->orig_mask);
 }
 
 struct watch {
 	const struct plan *plan;
 	pid_t pid;
+	pid_t self;
 	int next_signal;        /* what the next expiry sends */
 	struct timespec kill_after;
-	int alarm_armed;
-	struct timespec alarm;  /* absolute, CLOCK_MONOTONIC */
+	struct timer timer;
+	struct waiter waiter;
+	int sfd;                /* signalfd of ss->handled */
+	sigset_t to_group;      /* sent to our own group: later ones dropped */
 	bool timed_out;
 	bool sent_kill;
 };
-
-#define TIME_MAX ((time_t)(~0ULL >> 1))
-
-/* Saturating: a clamped "forever" duration must not wrap. */
-static void ts_add(struct timespec *t, const struct timespec *d)
-{
-	if (d->tv_sec >= TIME_MAX - t->tv_sec - 1) {
-		t->tv_sec = TIME_MAX;
-		t->tv_nsec = 0;
-		return;
-	}
-	t->tv_sec += d->tv_sec;
-	t->tv_nsec += d->tv_nsec;
-	if (t->tv_nsec >= 1000000000) {
-		t->tv_sec++;
-		t->tv_nsec -= 1000000000;
-	}
-}
 
 static void say_sending(const struct watch *w, int sig)
 {
@@ -89,35 +107,61 @@ static void say_sending(const struct watch *w, int sig)
 		  diag_quote(w->plan->argv[0]));
 }
 
-/* Send SIG as GNU timeout does: the pid (it may lead its own group), the
- * group, then CONT so a stopped command sees it; then the cgroup leaf,
- * which also reaches descendants that left the group.  Only called while
- * the child is unreaped, so w->pid is still ours. */
+/* Where group signals go: the child's own session (a uid change), else
+ * the group leash leads and shares with it; 0 in *TO means none. */
+static bool group_of(const struct watch *w, pid_t *to)
+{
+	const struct plan *p = w->plan;
+
+	if (p->new_session)
+		return *to = -w->pid, true;
+	*to = 0;
+	return p->lead_group;
+}
+
+/* kill(0, SIG) reaches leash too: the signalfd drops it (sent by us), and
+ * later arrivals of SIG are dropped as GNU's SIG_IGN drops them. */
+static void to_group(struct watch *w, pid_t to, int sig)
+{
+	if (to == 0)
+		sigaddset(&w->to_group, sig);
+	kill(to, sig);
+}
+
+/* Send SIG as GNU timeout does: the pid (it may lead a group of its
+ * own), the group, then CONT so a stopped command sees it; then the
+ * cgroup leaf, which also reaches descendants that left the group.  Only
+ * called while the child is unreaped, so w->pid is still ours. */
 static void deliver(struct watch *w, int sig)
 {
 	const struct plan *p = w->plan;
+	pid_t to;
 
 	if (!duration_is_zero(&w->kill_after)) {
 		/* The KILL timer starts with the first signal, once. */
 		w->next_signal = SIGKILL;
-		clock_now(CLOCK_MONOTONIC, &w->alarm);
-		ts_add(&w->alarm, &w->kill_after);
-		w->alarm_armed = 1;
+		timer_arm_in(&w->timer, &w->kill_after);
 		w->kill_after = (struct timespec){ 0, 0 };
 	}
 	if (p->verbose)
 		say_sending(w, sig);
 	kill(w->pid, sig);
 	/* --foreground: the command alone, as GNU does. */
-	if (p->foreground)
+	if (p->foreground || !group_of(w, &to))
 		return;
-	kill(-w->pid, sig);
+	if (sig == SIGKILL) {
+		/* KILL to our own group would end leash before it reaps and
+		 * removes the leaf: it goes there at the end (outcome). */
+		w->sent_kill = true;
+		if (to != 0)
+			kill(to, sig);
+	} else {
+		to_group(w, to, sig);
+	}
 	if (sig != SIGKILL && sig != SIGCONT) {
 		kill(w->pid, SIGCONT);
-		kill(-w->pid, SIGCONT);
+		to_group(w, to, SIGCONT);
 	}
-	if (sig == SIGKILL)
-		w->sent_kill = true;
 	if (!p->cg.active || sig == 0)
 		return;
 	if (sig == SIGKILL) {
@@ -132,79 +176,90 @@ static void deliver(struct watch *w, int sig)
 static void expire(struct watch *w)
 {
 	w->timed_out = true;
-	w->alarm_armed = 0;
 	deliver(w, w->next_signal);
 }
 
-/* Read every pending signal; ALRM from outside counts as expiry. */
-static void drain_signals(struct watch *w, int sfd)
+/* Source: the signalfd.  ALRM from outside counts as expiry. */
+static void on_signals(struct watch *w)
 {
 	struct signalfd_siginfo si;
 
-	while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si) {
-		/* Our own -v line hit a closed pipe: not a signal to pass on,
-		 * or every message would breed the next one. */
-		if ((int)si.ssi_signo == SIGPIPE && (pid_t)si.ssi_pid == getpid())
+	while (read(w->sfd, &si, sizeof si) == (ssize_t)sizeof si) {
+		int sig = (int)si.ssi_signo;
+		/* Our own group signals, and SIGPIPE from our own -v line on
+		 * a closed pipe: passing them on would breed more. */
+		if ((pid_t)si.ssi_pid == w->self)
 			continue;
-		if ((int)si.ssi_signo == SIGALRM)
+		if (sig == SIGALRM)
 			expire(w);
-		else
-			deliver(w, (int)si.ssi_signo);
+		else if (!sigismember(&w->to_group, sig))
+			deliver(w, sig);
 	}
 }
 
-/* How long ppoll may sleep: until the alarm, capped by the strategy's
- * polling interval.  NULL means forever. */
-static struct timespec *wait_time(const struct watch *w,
-				  const struct waiter *wt, struct timespec *out)
+/* Source: the deadline (and then the -k) timer. */
+static void on_timer(struct watch *w)
 {
-	int cap = waiter_interval_ms(wt);
-	struct timespec now;
-
-	if (!w->alarm_armed && cap < 0)
-		return NULL;
-	*out = (struct timespec){ cap / 1000, (cap % 1000) * 1000000L };
-	if (!w->alarm_armed)
-		return out;
-	clock_now(CLOCK_MONOTONIC, &now);
-	struct timespec left = { w->alarm.tv_sec - now.tv_sec,
-				 w->alarm.tv_nsec - now.tv_nsec };
-	if (left.tv_nsec < 0) {
-		left.tv_sec--;
-		left.tv_nsec += 1000000000;
-	}
-	if (left.tv_sec < 0)
-		left = (struct timespec){ 0, 0 };
-	if (cap < 0 || left.tv_sec < out->tv_sec ||
-	    (left.tv_sec == out->tv_sec && left.tv_nsec < out->tv_nsec))
-		*out = left;
-	return out;
+	if (timer_expired(&w->timer))
+		expire(w);
 }
 
-static int alarm_due(const struct watch *w)
-{
-	struct timespec now;
+struct source {
+	int fd;
+	void (*ready)(struct watch *w);
+};
 
-	if (!w->alarm_armed)
-		return 0;
-	clock_now(CLOCK_MONOTONIC, &now);
-	return now.tv_sec > w->alarm.tv_sec ||
-	       (now.tv_sec == w->alarm.tv_sec && now.tv_nsec >= w->alarm.tv_nsec);
+#define NSOURCES 3
+
+static int poll_ms(const struct watch *w)
+{
+	int a = timer_wait_ms(&w->timer), b = waiter_interval_ms(&w->waiter);
+
+	return a < 0 ? b : b < 0 || a < b ? a : b;
 }
 
-static void watch_loop(struct watch *w, struct waiter *wt, int sfd)
+static void watch_loop(struct watch *w)
 {
-	struct pollfd pfd[2] = { { sfd, POLLIN, 0 }, { wt->fd, POLLIN, 0 } };
-	struct timespec ts;
+	/* The waiter's fd only wakes the loop: its condition reads it. */
+	const struct source src[NSOURCES] = {
+		{ w->sfd, on_signals },
+		{ w->timer.fd, on_timer },
+		{ w->waiter.fd, NULL },
+	};
+	struct pollfd pfd[NSOURCES];
+	const struct source *of[NSOURCES];
 
-	while (!waiter_exited(wt)) {
-		int n = ppoll(pfd, wt->fd >= 0 ? 2 : 1, wait_time(w, wt, &ts), NULL);
-		if (n < 0 && errno != EINTR)
+	while (!waiter_exited(&w->waiter)) {
+		nfds_t n = 0;
+		for (int i = 0; i < NSOURCES; i++)
+			if (src[i].fd >= 0) {
+				pfd[n] = (struct pollfd){ src[i].fd, POLLIN, 0 };
+				of[n++] = &src[i];
+			}
+		if (poll(pfd, n, poll_ms(w)) < 0 && errno != EINTR)
 			break;
-		if (pfd[0].revents)
-			drain_signals(w, sfd);
-		if (alarm_due(w))
-			expire(w);
+		for (nfds_t i = 0; i < n; i++)
+			if (pfd[i].revents && of[i]->ready)
+				of[i]->ready(w);
+		/* No timerfd: the clock is polled. */
+		if (w->timer.fd < 0)
+			on_timer(w);
+	}
+}
+
+static void watch_open(struct watch *w, const struct sigstate *ss)
+{
+	const struct plan *p = w->plan;
+
+	sigemptyset(&w->to_group);
+	w->self = getpid();
+	w->sfd = signalfd(-1, &ss->handled, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (timer_open(&w->timer) < 0 && p->verbose)
+		diag_warn_errno(errno, "no timerfd: the deadline polls the clock");
+	if (!duration_is_zero(&p->duration)) {
+		struct timespec at = p->started;
+		timespec_add(&at, &p->duration);
+		timer_arm_at(&w->timer, &at);
 	}
 }
 
@@ -214,23 +269,18 @@ int supervise(const struct plan *plan, const struct sigstate *ss,
 	struct watch w = { .plan = plan, .pid = c->pid,
 			   .next_signal = plan->term_signal,
 			   .kill_after = plan->kill_after };
-	struct waiter wt;
 	siginfo_t si;
-	int sfd = signalfd(-1, &ss->handled, SFD_CLOEXEC | SFD_NONBLOCK);
 
-	if (!duration_is_zero(&plan->duration)) {
-		w.alarm = plan->started;
-		ts_add(&w.alarm, &plan->duration);
-		w.alarm_armed = 1;
-	}
+	watch_open(&w, ss);
 	/* Wake at the deadline, not up to 50 us (the default slack) after.
 	 * Set only now: fork and exec pass the slack on to the command. */
 	prctl(PR_SET_TIMERSLACK, 1UL);
-	waiter_start(&wt, kind, c->pid);
-	watch_loop(&w, &wt, sfd);
-	waiter_stop(&wt);
-	if (sfd >= 0)
-		close(sfd);
+	waiter_start(&w.waiter, kind, c->pid);
+	watch_loop(&w);
+	waiter_stop(&w.waiter);
+	timer_close(&w.timer);
+	if (w.sfd >= 0)
+		close(w.sfd);
 	/* The one reap: from here on the pid is no longer ours. */
 	while (waitid(P_PID, (id_t)c->pid, &si, WEXITED) < 0)
 		if (errno != EINTR)

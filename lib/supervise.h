@@ -15,16 +15,18 @@ struct sigstate {
 	sigset_t handled;       /* blocked and read from a signalfd */
 };
 
-/* Before fork: SIGCHLD to default, TTIN/TTOU ignored, every terminating
- * signal not ignored at start blocked.  -1 with errno on failure. */
-int supervise_prepare(struct sigstate *ss);
+/* Before fork: leash leads its own process group when PLAN asks (GNU's
+ * setpgid(0, 0)), SIGCHLD to default, TTIN/TTOU ignored, every
+ * terminating signal not ignored at start blocked, and SIGALRM and the
+ * deadline signal blocked even when they were ignored.  -1 with errno. */
+int supervise_prepare(const struct plan *plan, struct sigstate *ss);
 
 struct outcome {
 	int code;               /* CLD_EXITED, CLD_KILLED or CLD_DUMPED */
 	int status;             /* exit status or signal number */
 	bool timed_out;         /* the first signal was sent by the deadline */
-	bool sent_kill;         /* KILL went to the group, as GNU's went to
-				 * its own group and so to timeout itself */
+	bool sent_kill;         /* KILL is due to leash's own group, as GNU's
+				 * went there and so to timeout itself */
 };
 
 /* Watch C until it exits, applying PLAN's deadline; the one reap. */

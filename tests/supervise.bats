@@ -18,13 +18,13 @@ only_std_fds() {
 
 # --- what the command sees ---------------------------------------------------
 
-@test "child: its own new process group, same session, parent is leash" {
-	run bash -c 'echo $$; exec "$LEASH" -t 10 probe' 
+@test "child: in the process group leash leads (GNU's model), same session, parent is leash" {
+	run bash -c 'echo $$; exec "$LEASH" -t 10 probe'
 	assert_status 0
 	local lpid=${lines[0]}
 	printf '%s\n' "$output" >"$TMP/r"
 	[ "$(report_get ppid "$TMP/r")" = "$lpid" ]
-	[ "$(report_get pgid "$TMP/r")" = "$(report_get pid "$TMP/r")" ]
+	[ "$(report_get pgid "$TMP/r")" = "$lpid" ]
 	[ "$(report_get sid "$TMP/r")" = "$(probe -k sid)" ]
 }
 
@@ -135,6 +135,23 @@ only_std_fds() {
 	wait_gone "$(report_get pid "$TMP/ready")" 5
 }
 
+@test "PDEATHSIG: native sends KILL, not the -s signal (the timeout personality sends -s)" {
+	start_ready leash -t 30 -s USR1 probe -c USR1 -E -x 0 -l "$TMP/log" -o "$TMP/ready" -m "$MARK" -s 30 -q
+	local cpid
+	cpid=$(report_get pid "$TMP/ready")
+	kill -KILL "$READY_PID"
+	wait "$READY_PID" || true
+	wait_gone "$cpid" 5
+	[ ! -s "$TMP/log" ]
+}
+
+@test "native: a caller that ignores TERM still gets the deadline, and -s HUP with HUP ignored" {
+	BOUND=5 run bounded "$PROBE" -i TERM -- "$LEASH" -t 0.2 sleep 10
+	assert_status 124
+	BOUND=5 run bounded "$PROBE" -i HUP -- "$LEASH" -s HUP -t 0.2 sleep 10
+	assert_status 124
+}
+
 @test "parent check: leash as PID 1 of a pid namespace still runs the command" {
 	need_root "unshare of a pid namespace"
 	command -v unshare >/dev/null || skip "no unshare"
@@ -232,7 +249,9 @@ orphans=0"
 }
 
 # audit_trace DIR: strace -ff files of one leash run.  Fails when a signal
-# is sent after the reap, by a thread that does not reap, or to 0 or -1.
+# is sent after the reap (but to leash itself or, for GNU's KILL death,
+# to the group leash leads, which its leader pins), by a thread that does
+# not reap, or to -1.
 audit_trace() {
 	local f reaper=
 	for f in "$1"/st.*; do
@@ -247,6 +266,7 @@ audit_trace() {
 			     /^(waitid\(P_PID, [0-9]+, .*\}, WEXITED, NULL\) = 0|wait4\()/ { reaped = 1; next }
 			     reaped && /^(kill|tkill|tgkill|pidfd_send_signal)\(/ {
 				if (index($0, "kill(" self ",") || index($0, "tgkill(" self ", " self ",")) next
+				if (index($0, "kill(0, SIGKILL)")) next
 				print FILENAME ": after the reap: " $0; bad = 1 }
 			     END { exit bad }' "$f" || return 1
 		elif grep -E '^(kill|tkill|tgkill|pidfd_send_signal)\(' "$f" >&2; then
@@ -254,7 +274,7 @@ audit_trace() {
 			return 1
 		fi
 	done
-	! grep -E '^kill\((0|-1), ' "$1"/st.* >&2
+	! grep -E '^kill\(-1, ' "$1"/st.* >&2
 }
 
 @test "reap: never a signal after the reap, at the deadline boundary (strace)" {
