@@ -15,7 +15,7 @@
 .SUFFIXES:
 .DEFAULT_GOAL := all
 
-NOCONFIG_GOALS := clean distclean help dist release check-cross
+NOCONFIG_GOALS := clean distclean help dist distcheck release check-cross
 # ARCH=... on the command line (not from the environment, where kernel
 # builds leave it) builds in build-ARCH with build-ARCH/config.mk.
 ifeq ($(origin ARCH),environment)
@@ -221,8 +221,9 @@ LINK_CHECK = $(if $(ELF_MACHINE),READELF='$(READELF)' $(srcdir)/build-aux/cross.
 # the waiter strategies in CROSS_WAITS; and cross.bats, the build's own
 # guards, once the target's toolchain is there.
 CROSS_ARCHS ?= aarch64 armhf
-CROSS_FILES ?= tests/timeout.bats tests/supervise.bats tests/su.bats \
-	tests/ident.bats tests/arena.bats tests/cgroup-mountinfo.bats tests/cross.bats
+CROSS_FILES ?= tests/timeout.bats tests/supervise.bats tests/prexec.bats \
+	tests/su.bats tests/ident.bats tests/env.bats tests/passwd.bats \
+	tests/arena.bats tests/cgroup-mountinfo.bats tests/cross.bats
 CROSS_WAITS ?= thread
 check-cross:
 	$(Q)$(call DEPS_CMD,check)

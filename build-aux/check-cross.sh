@@ -23,19 +23,41 @@ die() { printf 'leash: %s\n' "$*" >&2; exit 1; }
 #   RLIMIT_CORE the guest set, and dies by sending the signal to itself
 #   (a kill the strace audit sees from a process that does not reap);
 # * an emulated process's comm is the emulator's name;
+# * a guest's real-time signal 32+N is the host's SIGRTMIN+N (36 for the
+#   guest's 34: host_to_target_signal_table), so what the host command
+#   dies of is not the number sent, and the top few, which qemu keeps for
+#   itself, are refused (PR_SET_PDEATHSIG with RTMAX-1: EINVAL);
+# * qemu 7.2 has no keyctl (ENOSYS, "Unsupported syscall"), so leash
+#   takes its no-keyrings path and the command keeps root's keyring;
+# * qemu keeps one copy of each environment variable, the last (its
+#   envlist), and builds that list in quadratic time (23 s for 100,000
+#   variables, where the host takes 50 ms);
 # * a setuid copy of the wrapper is what the kernel runs setuid: the
 #   emulator it execs, and so leash, gets no AT_SECURE.
 artefacts() {
 	[[ -n ${NOSKIP:-} ]] && return 0
 	local ign='qemu-user: ignored signals reset in what it execs'
+	local dup='qemu-user: one copy of each environment variable, the last'
+	local rt='qemu-user remaps real-time signals (guest 32+N is host SIGRTMIN+N)'
+	local key='qemu-user 7.2: keyctl is not implemented (ENOSYS)'
 	cat <<EOF
 timeout.bats: ignored signals: left ignored in the command (GNU 9.10)	$ign
 timeout.bats: ignored signals: an ignored HUP (nohup) is not acted on (GNU 9.10)	qemu-user: /proc/self/status shows the emulator's dispositions
 timeout.bats: re-raise: core dumps off in timeout, no core file	qemu-user: the emulator writes the core itself
+timeout.bats: -s: the -v line names the signal as kill -l does	$rt
+timeout.bats: -s: RTMIN and numbers as glibc numbers them (RTMIN = 34)	$rt
+timeout.bats: -s: unnamed signal numbers such as 32 (GNU 9.5)	$rt
+timeout.bats: -s: SIG before a number, and RTMIN/RTMAX with what strtol takes	$rt
+su.bats: a fresh session keyring: su, su -, su -c and AOSP su keep root's key from the user	$key
+ident.bats: a fresh session keyring: root's key is neither readable nor writable by the user	$key
+ident.bats: the fresh keyring is root's to pay for: a target whose key quota is full still starts	$key
 supervise.bats: child: signals ignored by the caller stay ignored	$ign
 supervise.bats: reap: leash reaps and exits when the command exits, a grandchild lives on	qemu-user: an emulated process's comm is the emulator's
 supervise.bats: reap: never a signal after the reap, at the deadline boundary (strace)	qemu-user: a fatal signal is emulated by a kill to itself
 ident.bats: setuid or with file capabilities, leash refuses to run	qemu-user: the setuid exec is the wrapper's; leash gets no AT_SECURE
+env.bats: 100k variables: -u, -l, su and AOSP su each take well under seconds and 32 MiB	qemu-user: its start-up is quadratic in the environment
+env.bats: -u: every HOME SHELL USER LOGNAME the caller had twice is the target's, once	$dup
+env.bats: -l and su -l: a whitelisted name is kept once, its first value (as getenv)	$dup
 EOF
 }
 
