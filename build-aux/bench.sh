@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # make bench: measure leash against the tools it replaces, in one run.
 # Runs build/bench (tests/bench/*.c), which prints the tables and writes
 # bench-<commit>[-dirty][-quick].json at the top of the source tree

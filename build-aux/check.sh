@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # The check driver behind `make check`: every tests/*.bats file (the
 # supervision files once per waiter strategy), then the man page checks.
 # Ends with one line "N passed, N failed, N skipped" and fails on any
@@ -30,7 +31,7 @@ fi
 
 cd "${LEASH_SRCDIR:-$(dirname "$0")/..}" || exit 1
 
-SUPERVISION_FILES='tests/timeout.bats tests/supervise.bats tests/stress.bats tests/prexec.bats'
+SUPERVISION_FILES='tests/timeout.bats tests/supervise.bats tests/stress.bats tests/prexec.bats tests/terminal.bats'
 waits=${LEASH_CHECK_WAITS:-thread pidfd poll}
 file_timeout=${LEASH_FILE_TIMEOUT:-1200}
 export BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-180}

@@ -1,14 +1,16 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Install what leash's build and tests need on Debian 12, one line per
 # package; without apt-get or root, name what is missing and fail.
 #
 # usage: build-aux/deps.sh [--dry-run] [--assume-missing] [--no-apt]
 #                          [PROFILE | PROBE:PACKAGE]...
 #
-# PROFILE: build (compile leash), check (build + the test suite), bench
-# (hyperfine), vm (make check-vm); aarch64, armhf, i686, x86_64: build for
-# that target (make ARCH=...: the cross gcc and the target's kernel
-# headers, host packages; build-aux/cross.sh fetches the rest).  PROBE:PACKAGE adds one requirement:
+# PROFILE: build (compile leash), check (build + the test suite, also
+# what make demo and make bench use), vm (make check-vm); aarch64, armhf,
+# i686, x86_64: build for that target (make ARCH=...: the cross gcc and
+# the target's kernel headers, host packages; build-aux/cross.sh fetches
+# the rest).  PROBE:PACKAGE adds one requirement:
 # PROBE is a command name, an absolute path that must exist, or
 # dpkg=NAME (a package that must be installed); build-aux/check-vm.sh can
 # call this script that way for what it needs beyond the vm profile.
@@ -37,9 +39,8 @@ profile() {
 			useradd:passwd groupadd:passwd \
 			ps:procps pgrep:procps \
 			script:bsdutils busybox:busybox toybox:toybox strace:strace \
-			/usr/share/i18n/locales/de_DE:locales keyctl:keyutils ;;
-	bench)
-		add hyperfine:hyperfine ;;
+			/usr/share/i18n/locales/de_DE:locales keyctl:keyutils \
+			/usr/share/bash-completion/bash_completion:bash-completion ;;
 	vm)
 		profile build
 		# The guest's busybox, bash and kernel are downloaded into the
@@ -51,7 +52,7 @@ profile() {
 		# shellcheck disable=SC2154  # set by cross.sh info
 		[ "$native" = 1 ] ||
 			add "$gnu-gcc:$gccpkg" "/usr/$gnu/include/asm:$kpkg" ;;
-	*)	echo "deps.sh: unknown profile '$1' (build, check, bench, vm, aarch64, armhf, i686, x86_64)" >&2
+	*)	echo "deps.sh: unknown profile '$1' (build, check, vm, aarch64, armhf, i686, x86_64)" >&2
 		exit 2 ;;
 	esac
 }
@@ -103,16 +104,16 @@ export DEBIAN_FRONTEND=noninteractive
 log=${TMPDIR:-/tmp}/leash-deps.$$.log
 trap 'rm -f "$log"' EXIT
 
-# Update the package lists once, when they are empty or an install failed.
-updated=0
-apt_update() {
-	[ "$updated" = 1 ] && return 1
-	updated=1
-	echo "leash: updating the package lists (apt-get update)"
-	[ "$dry" = 1 ] && return 0
-	apt-get -q update >"$log" 2>&1 || { cat "$log" >&2; return 1; }
-}
-ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1 || apt_update
+# Update the package lists before every install: lists that exist may be
+# those of the image (a debootstrap root never fetched the security
+# updates), and an install is rare enough (a fresh machine, a new
+# requirement) that the update's seconds do not matter.  A failed update
+# is reported; the install is still tried with the lists there are.
+echo "leash: updating the package lists (apt-get update)"
+if [ "$dry" = 0 ] && ! apt-get -q update >"$log" 2>&1; then
+	cat "$log" >&2
+	echo "leash: apt-get update failed: installing from the old lists" >&2
+fi
 
 # One apt-get call for all (fast on a fresh machine); if it fails, one
 # call per package, so the message names the one that failed.
@@ -123,7 +124,6 @@ done
 [ "$dry" = 1 ] && exit 0
 install() { apt-get -q -y --no-install-recommends install "$@" >"$log" 2>&1; }
 install $pkgs && exit 0
-apt_update
 status=0
 for pkg in $pkgs; do
 	install "$pkg" || {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* su: the su personality.  Two dialects share the name:
  *
  *   util-linux   su [options] [-] [USER [ARG...]]   (root's scripts)
@@ -41,6 +42,8 @@ struct su_opts {
 	const char *whitelist;  /* -w, comma list (several -w add up) */
 	char *wl_buf;
 	bool login, preserve, fast, same_session;
+	enum pty_mode pty;      /* -P / -T */
+	bool interactive;       /* a shell without a command */
 	gid_t *gids;            /* -g then -G, in order (util-linux keeps both) */
 	size_t ngids;
 	bool have_g, have_G;
@@ -79,6 +82,10 @@ static void su_usage(void)
 	      " --session-command <command>     pass a single command to the shell with -c\n"
 	      "                                   and do not create a new session\n"
 	      " -f, --fast                      pass -f to the shell (for csh or tcsh)\n"
+	      " -P, --pty                       create a new pseudo-terminal (the default\n"
+	      "                                   for an interactive shell of another user)\n"
+	      " -T, --no-pty                    do not create a pseudo-terminal (the shell\n"
+	      "                                   shares the caller's terminal: see leash(1))\n"
 	      " -s, --shell <shell>             run <shell>\n"
 	      "\n"
 	      " -h, --help                      display this help\n"
@@ -156,6 +163,7 @@ static const struct opt_long su_longs[] = {
 	{ "login", OPT_NONE, 'l' },
 	{ "preserve-environment", OPT_NONE, 'p' },
 	{ "pty", OPT_NONE, 'P' },
+	{ "no-pty", OPT_NONE, 'T' },
 	{ "shell", OPT_REQUIRED, 's' },
 	{ "group", OPT_REQUIRED, 'g' },
 	{ "supp-group", OPT_REQUIRED, 'G' },
@@ -194,7 +202,8 @@ static void su_option(struct su_opts *o, int c, const char *arg)
 	case 'l': o->login = true; break;
 	case 'm': case 'p': o->preserve = true; break;
 	case 'w': add_whitelist(o, arg); break;
-	case 'P': diag_die(SU_FAIL, "--pty is not supported for your system");
+	case 'P': o->pty = PTY_ALWAYS; break;
+	case 'T': o->pty = PTY_NEVER; break;
 	case 's': o->shell = arg; break;
 	case 'h': su_usage(); exit_after_output(1);
 	case 'V': printf("su (leash) %s\n", LEASH_VERSION); exit_after_output(1);
@@ -207,7 +216,7 @@ static void su_parse_ul(struct su_opts *o, int argc, char **argv)
 	struct opt_state st;
 	int c, seen_m = 0, seen_p = 0;
 
-	opt_init(&st, argc, argv, "c:fg:G:lmpPs:u:hVw:", su_longs, argv[0]);
+	opt_init(&st, argc, argv, "c:fg:G:lmpPs:Tu:hVw:", su_longs, argv[0]);
 	while ((c = opt_next(&st)) != -1) {
 		su_exclusive(c, &seen_m, &seen_p);
 		su_option(o, c, st.arg);
@@ -374,6 +383,7 @@ static void su_plan_ul(struct plan *p, struct su_opts *o)
 	/* util-linux: a command for a non-root user gets its own session,
 	 * so it cannot push input into the caller's terminal (TIOCSTI);
 	 * an interactive shell keeps the terminal. */
+	o->interactive = !o->command;
 	if (o->same_session || !o->command || p->id.uid == 0)
 		o->same_session = true;
 }
@@ -393,6 +403,7 @@ static void su_plan_aosp(struct plan *p, struct su_opts *o)
 	if (!(p->envp = env_build(environ, &p->id, ENV_ANDROID, NULL)))
 		diag_die(SU_FAIL, "failed to modify environment");
 	/* A command is not interactive: new session as for su -c. */
+	o->interactive = !o->args[0];
 	o->same_session = !o->args[0] || p->id.uid == 0;
 }
 
@@ -449,6 +460,11 @@ int su_main(int argc, char **argv)
 	else
 		su_plan_ul(&p, &o);
 	p.new_session = !o.same_session && ident_changes_uid(&p.id);
+	/* An interactive shell of another user gets a pty of its own
+	 * (util-linux's -P, by default here): not root's terminal. */
+	p.pty_mode = o.pty;
+	p.pty_candidate = o.pty == PTY_ALWAYS ||
+		(o.interactive && p.id.uid != 0 && ident_changes_uid(&p.id));
 	p.foreground = !p.new_session;
 	/* util-linux su stays in the caller's process group. */
 	p.lead_group = false;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* timeout: GNU coreutils timeout (9.11), option for option. */
 #include <errno.h>
 #include <signal.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* diag: one voice for every message leash prints. */
 #include "diag.h"
 

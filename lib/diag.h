@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* diag: leash's one voice for messages.  Only cmd/ and the child before
  * exec call the die helpers; lib/ functions return -1 with errno. */
 #ifndef LEASH_DIAG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* duration: GNU timeout's DURATION, read with strtod as GNU does. */
 #include "duration.h"
 

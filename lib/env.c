@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* env: the command's environment, built as a fresh array (never by
  * setenv on our own environ, which the waiter thread may read). */
 #ifndef _GNU_SOURCE

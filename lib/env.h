@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* env: the environment the command gets. */
 #ifndef LEASH_ENV_H
 #define LEASH_ENV_H

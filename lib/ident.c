@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* ident: resolve names to ids in the parent; apply, then check, in the
  * child.  Order of application: groups, gid, uid (with no privilege left
  * after the uid, nothing else could change). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* ident: who the command runs as.  Resolved in the parent from names,
  * numbers or Android ids; applied in the child (groups, gid, uid, then
  * read back), never in the threaded parent. */

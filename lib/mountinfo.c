@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* mountinfo: find the cgroup hierarchies in /proc/self/mountinfo. */
 #define _GNU_SOURCE
 #include "mountinfo.h"

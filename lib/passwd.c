@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* passwd: a small reader for the colon files, taking every line exactly
  * as glibc's files backend (nss_files) takes it; no NSS, no caching. */
 #ifndef _GNU_SOURCE

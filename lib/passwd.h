@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* passwd: /etc/passwd and /etc/group read directly, so the static musl
  * build and the glibc build answer alike and no NSS module is loaded. */
 #ifndef LEASH_PASSWD_H

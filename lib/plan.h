@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* plan: everything cmd/ decided, handed to spawn and supervise. */
 #ifndef LEASH_PLAN_H
 #define LEASH_PLAN_H
@@ -7,6 +8,7 @@
 
 #include "cgroup.h"
 #include "ident.h"
+#include "pty.h"
 #include "workdir.h"
 
 struct plan {
@@ -33,6 +35,12 @@ struct plan {
 	/* Who and where. */
 	struct ident id;
 	bool new_session;       /* setsid() in the child (uid change) */
+	/* A pty for an interactive session (Terminal in DESIGN.md): whether
+	 * one is wanted (pty_candidate: the uid changes and the session is
+	 * the kind a pty protects), and, set by run_plan, the one in use. */
+	enum pty_mode pty_mode;
+	bool pty_candidate;
+	struct pty *pty;
 	struct cgroup_plan cg;
 
 	/* A signal death of the command: true -> exit 128+N (su), false ->

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* signals: names <-> numbers as kill -l and GNU's operand2sig do. */
 #ifndef LEASH_SIGNALS_H
 #define LEASH_SIGNALS_H

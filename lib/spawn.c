@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* spawn: fork from the main thread; the child prepares and execs. */
 #define _GNU_SOURCE
 #include "spawn.h"
@@ -29,6 +30,14 @@ static _Noreturn void child_fail(int fd, int stage, int step, int code)
  * prompt. */
 static void child_session(const struct plan *p, int fd)
 {
+	/* With a pty, the new session's controlling terminal is its slave:
+	 * job control and /dev/tty work, the caller's terminal is out of
+	 * reach. */
+	if (p->pty && p->pty->master >= 0) {
+		if (pty_attach(p->pty) < 0)
+			child_fail(fd, SPAWN_SESSION, 0, 125);
+		return;
+	}
 	if (p->new_session && setsid() < 0)
 		child_fail(fd, SPAWN_SESSION, 0, 125);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* supervise: one loop in the main thread waits for the child's exit, the
  * deadline or a signal to forward.  Each event source owns one fd and
  * one handler (signalfd, deadline timer, waiter); the loop polls the
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "relay.h"
 #include "duration.h"
 #include "signals.h"
 #include "sigign.h"
@@ -84,6 +86,19 @@ int supervise_prepare(const struct plan *plan, struct sigstate *ss)
 	return sigprocmask(SIG_BLOCK, &ss->handled, &ss->orig_mask);
 }
 
+int supervise_watch_terminal(struct sigstate *ss)
+{
+	sigset_t more;
+
+	sigemptyset(&more);
+	sigaddset(&more, SIGCHLD);
+	sigaddset(&more, SIGWINCH);
+	sigaddset(&more, SIGTSTP);
+	sigaddset(&more, SIGCONT);
+	sigorset(&ss->handled, &ss->handled, &more);
+	return sigprocmask(SIG_BLOCK, &more, NULL);
+}
+
 struct watch {
 	const struct plan *plan;
 	pid_t pid;
@@ -93,6 +108,7 @@ struct watch {
 	struct timer timer;
 	struct waiter waiter;
 	int sfd;                /* signalfd of ss->handled */
+	struct relay *relay;    /* the pty's bytes, or NULL */
 	sigset_t to_group;      /* sent to our own group: later ones dropped */
 	bool timed_out;
 	bool sent_kill;
@@ -179,6 +195,49 @@ static void expire(struct watch *w)
 	deliver(w, w->next_signal);
 }
 
+/* The command stopped itself inside its pty (`suspend -f`, `kill -STOP
+ * $$`): give the caller its terminal back and stop leash's own job, as
+ * sudo does, so the caller's shell sees a stopped job; `fg` continues
+ * leash, which takes the terminal again and continues the command. */
+static void suspend_session(struct watch *w)
+{
+	struct pty *p = w->relay->pty;
+
+	relay_drain(w->relay, 0);
+	pty_restore(p);
+	/* STOP, not TSTP: TSTP is blocked here (read from the signalfd). */
+	kill(0, SIGSTOP);
+	pty_raw(p);
+	pty_sync_size(p);
+	kill(w->pid, SIGCONT);
+}
+
+static void on_child_change(struct watch *w)
+{
+	siginfo_t si;
+
+	si.si_pid = 0;
+	if (waitid(P_PID, (id_t)w->pid, &si, WSTOPPED | WNOHANG | WNOWAIT) == 0 &&
+	    si.si_pid == w->pid && si.si_code == CLD_STOPPED)
+		suspend_session(w);
+}
+
+/* Signals that only matter with a pty; true when SIG was one of them. */
+static bool on_terminal_signal(struct watch *w, int sig)
+{
+	switch (sig) {
+	case SIGCHLD: on_child_change(w); return true;
+	case SIGWINCH: pty_sync_size(w->relay->pty); return true;
+	/* Told to stop from outside: the command stops, then we follow. */
+	case SIGTSTP: kill(w->pid, SIGSTOP); return true;
+	case SIGCONT:
+		pty_raw(w->relay->pty);
+		pty_sync_size(w->relay->pty);
+		return true;
+	}
+	return false;
+}
+
 /* Source: the signalfd.  ALRM from outside counts as expiry. */
 static void on_signals(struct watch *w)
 {
@@ -189,6 +248,8 @@ static void on_signals(struct watch *w)
 		/* Our own group signals, and SIGPIPE from our own -v line on
 		 * a closed pipe: passing them on would breed more. */
 		if ((pid_t)si.ssi_pid == w->self)
+			continue;
+		if (w->relay && on_terminal_signal(w, sig))
 			continue;
 		if (sig == SIGALRM)
 			expire(w);
@@ -204,12 +265,53 @@ static void on_timer(struct watch *w)
 		expire(w);
 }
 
+/* One source of the loop: an fd, what to wait for, what to do. */
 struct source {
-	int fd;
-	void (*ready)(struct watch *w);
+	struct pollfd pfd;
+	void (*ready)(struct watch *w, short revents);
 };
 
-#define NSOURCES 3
+static void on_signals_src(struct watch *w, short revents)
+{
+	(void)revents;
+	on_signals(w);
+}
+
+static void on_timer_src(struct watch *w, short revents)
+{
+	(void)revents;
+	on_timer(w);
+}
+
+static void on_term_src(struct watch *w, short revents)
+{
+	(void)revents;
+	relay_from_term(w->relay);
+}
+
+static void on_master_src(struct watch *w, short revents)
+{
+	relay_from_master(w->relay, revents);
+}
+
+#define NSOURCES 5
+
+/* The table, in order: signals first, so a deadline or a signal is
+ * never starved by a busy pty. */
+static int sources(const struct watch *w, struct source *s)
+{
+	int n = 0;
+
+	s[n++] = (struct source){ { w->sfd, POLLIN, 0 }, on_signals_src };
+	s[n++] = (struct source){ { w->timer.fd, POLLIN, 0 }, on_timer_src };
+	/* The waiter's fd only wakes the loop: its condition reads it. */
+	s[n++] = (struct source){ { w->waiter.fd, POLLIN, 0 }, NULL };
+	if (w->relay) {
+		s[n++] = (struct source){ relay_term_poll(w->relay), on_term_src };
+		s[n++] = (struct source){ relay_master_poll(w->relay), on_master_src };
+	}
+	return n;
+}
 
 static int poll_ms(const struct watch *w)
 {
@@ -220,27 +322,19 @@ static int poll_ms(const struct watch *w)
 
 static void watch_loop(struct watch *w)
 {
-	/* The waiter's fd only wakes the loop: its condition reads it. */
-	const struct source src[NSOURCES] = {
-		{ w->sfd, on_signals },
-		{ w->timer.fd, on_timer },
-		{ w->waiter.fd, NULL },
-	};
+	struct source src[NSOURCES];
 	struct pollfd pfd[NSOURCES];
-	const struct source *of[NSOURCES];
 
 	while (!waiter_exited(&w->waiter)) {
-		nfds_t n = 0;
-		for (int i = 0; i < NSOURCES; i++)
-			if (src[i].fd >= 0) {
-				pfd[n] = (struct pollfd){ src[i].fd, POLLIN, 0 };
-				of[n++] = &src[i];
-			}
-		if (poll(pfd, n, poll_ms(w)) < 0 && errno != EINTR)
+		int n = sources(w, src);
+		for (int i = 0; i < n; i++)
+			pfd[i] = src[i].pfd;
+		/* poll skips negative fds: a source may be idle for now. */
+		if (poll(pfd, (nfds_t)n, poll_ms(w)) < 0 && errno != EINTR)
 			break;
-		for (nfds_t i = 0; i < n; i++)
-			if (pfd[i].revents && of[i]->ready)
-				of[i]->ready(w);
+		for (int i = 0; i < n; i++)
+			if (pfd[i].revents && src[i].ready)
+				src[i].ready(w, pfd[i].revents);
 		/* No timerfd: the clock is polled. */
 		if (w->timer.fd < 0)
 			on_timer(w);
@@ -269,14 +363,22 @@ int supervise(const struct plan *plan, const struct sigstate *ss,
 	struct watch w = { .plan = plan, .pid = c->pid,
 			   .next_signal = plan->term_signal,
 			   .kill_after = plan->kill_after };
+	struct relay relay;
 	siginfo_t si;
 
 	watch_open(&w, ss);
+	if (plan->pty && plan->pty->master >= 0) {
+		relay_init(&relay, plan->pty);
+		w.relay = &relay;
+	}
 	/* Wake at the deadline, not up to 50 us (the default slack) after.
 	 * Set only now: fork and exec pass the slack on to the command. */
 	prctl(PR_SET_TIMERSLACK, 1UL);
 	waiter_start(&w.waiter, kind, c->pid);
 	watch_loop(&w);
+	/* The command is gone: what it wrote last still reaches the caller. */
+	if (w.relay)
+		relay_drain(w.relay, 50);
 	waiter_stop(&w.waiter);
 	timer_close(&w.timer);
 	if (w.sfd >= 0)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* supervise: wait for {child exited, deadline, signal to forward}, send
  * signals only while the child is unreaped, reap exactly once. */
 #ifndef LEASH_SUPERVISE_H
@@ -20,6 +21,10 @@ struct sigstate {
  * terminating signal not ignored at start blocked, and SIGALRM and the
  * deadline signal blocked even when they were ignored.  -1 with errno. */
 int supervise_prepare(const struct plan *plan, struct sigstate *ss);
+
+/* With a pty: also read SIGCHLD (the command stopped), SIGWINCH, SIGTSTP
+ * and SIGCONT from the signalfd.  -1 with errno. */
+int supervise_watch_terminal(struct sigstate *ss);
 
 struct outcome {
 	int code;               /* CLD_EXITED, CLD_KILLED or CLD_DUMPED */

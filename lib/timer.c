@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* timer: an absolute deadline on a timerfd, or on the clock by polling. */
 #include "timer.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* timer: the supervise loop's deadline source.  An absolute expiry on
  * CLOCK_BOOTTIME, so the deadline counts real time: the time leash spends
  * stopped (Ctrl-Z, SIGSTOP) and, where the kernel has it, system suspend,

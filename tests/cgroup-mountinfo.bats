@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
 # Finding the cgroup hierarchies in mountinfo (lib/mountinfo.c), on
 # crafted files: whole-token "cpu", " - " separator after a variable
 # number of optional fields, octal escapes, the root "/" preferred,

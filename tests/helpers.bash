@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # helpers.bash: shared set-up for leash's bats files (load with `load helpers`).
 #
 # Binaries under test, from the environment or the build directory:
@@ -5,6 +6,8 @@
 #   TIMEOUT  timeout personality (build/timeout); TIMEOUT=/usr/bin/timeout
 #            runs timeout.bats in host mode against GNU timeout
 #   PROBE    tests/probe.c built (build/probe); compiled on the fly if absent
+# setup_suite.bash has copied leash, its links and the probe where every
+# user may run them, and points these variables at the copies.
 # LEASH_MUST_RUN=1 turns a skip for missing privileges into a failure.
 
 _helpers_abs() {

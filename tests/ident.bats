@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
 # ident.bats: the native identity options (-u -g -G --keep-caps
 # --no-new-privs -l -p -w -C), checked from inside the child with the probe.
 # Needs root (test users are created in setup_file, removed in teardown_file).
@@ -71,12 +72,12 @@ probe_as() {
 	assert_status 125
 	run "$LEASH" -u leash_no_such_user_x -- touch "$TMP/ran"
 	assert_status 125
-	assert_output "leash: cannot resolve user 'leash_no_such_user_x': no such user"
+	assert_output "leash: cannot resolve user 'leash_no_such_user_x': no such user (leash reads /etc/passwd only)"
 	[[ ! -e $TMP/ran ]]
 }
 
 @test "Android user names where there is no /etc/passwd" {
-	command -v unshare >/dev/null || skip "no unshare"
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
 	local spec
 	for spec in shell:2000 system:1000 radio:1001 u0_a35:10035 app_35:10035 \
 		u10_system:1001000 u0_i7:90007 u10_a0:1010000 u0_shell:2000 nobody:9999; do
@@ -97,11 +98,11 @@ probe_as() {
 		getent passwd "$name" >/dev/null && continue
 		run "$LEASH" -u "$name" -- touch "$TMP/ran"
 		assert_status 125
-		assert_output "leash: cannot resolve user '$name': no such user"
+		assert_output "leash: cannot resolve user '$name': no such user (leash reads /etc/passwd only)"
 	done
 	run "$LEASH" -u "$U_NAME" -g inet -- touch "$TMP/ran"
 	assert_status 125
-	assert_output "leash: cannot resolve group 'inet': no such group"
+	assert_output "leash: cannot resolve group 'inet': no such group (leash reads /etc/group only)"
 	[[ ! -e $TMP/ran ]]
 	# Numbers keep working, named by their number.
 	run "$LEASH" -u 10035 -- "$PROBE" -k env:USER
@@ -114,16 +115,16 @@ probe_as() {
 }
 
 @test "bad Android forms are unknown users, also without /etc/passwd" {
-	command -v unshare >/dev/null || skip "no unshare"
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
 	for spec in u0_a u0_a10000 u1001_a1 u0_x1 app_ app_10000 all_a35 u0_a35_cache u_a1; do
 		run without_etc "$LEASH" -u "$spec" -- true
 		assert_status 125
-		assert_output "leash: cannot resolve user '$spec': no such user"
+		assert_output "leash: cannot resolve user '$spec': no such user (leash reads /etc/passwd only)"
 	done
 }
 
 @test "Android group names without /etc/group: all_a35, u0_a35_cache, inet" {
-	command -v unshare >/dev/null || skip "no unshare"
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
 	run without_etc "$LEASH" -u "$U_BARE" -g all_a35 -G u0_a35_cache,inet,u10_a7 -- "$PROBE"
 	assert_status 0
 	assert_key gid 50035
@@ -148,7 +149,7 @@ probe_as() {
 @test "bad group forms" {
 	run "$LEASH" -u "$U_NAME" -g leash_no_such_group -- touch "$TMP/ran"
 	assert_status 125
-	assert_output "leash: cannot resolve group 'leash_no_such_group': no such group"
+	assert_output "leash: cannot resolve group 'leash_no_such_group': no such group (leash reads /etc/group only)"
 	for list in "1,,2" "" "," "4294967295" "-1" "5x" "1,leash_no_such_group"; do
 		run "$LEASH" -u "$U_NAME" -G "$list" -- touch "$TMP/ran"
 		assert_status 125
@@ -159,7 +160,7 @@ probe_as() {
 }
 
 @test "more groups than NGROUPS_MAX (65536) is an error, not a truncation" {
-	command -v unshare >/dev/null || skip "no unshare"
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
 	local f=$TMP/group
 	cp /etc/group "$f"
 	awk -v u="$U_NAME" 'BEGIN { for (i = 0; i < 65537; i++) printf "lg%d:x:%d:%s\n", i, 3000000 + i, u }' >>"$f"
@@ -456,7 +457,7 @@ probe_as() {
 	# Either alone is not Android: a passwd lacking the name, no one.
 	run env -u ANDROID_ROOT chroot "$r" /leash -u shell -- /probe -k uid
 	assert_status 125
-	assert_output "leash: cannot resolve user 'shell': no such user"
+	assert_output "leash: cannot resolve user 'shell': no such user (leash reads /etc/passwd only)"
 	rm "$r/system/build.prop"
 	run env ANDROID_ROOT=/system chroot "$r" /leash -u shell -- /probe -k uid
 	assert_status 125
@@ -513,7 +514,7 @@ probe_as() {
 }
 
 @test "-l when the target cannot enter its home: the warning, then /" {
-	command -v unshare >/dev/null || skip "no unshare"
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
 	cd "$U_HOME"
 	run "$LEASH" -u nobody -l -- /bin/pwd
 	assert_status 0

@@ -137,7 +137,7 @@ glibc_pw() {
 leash_pw() {
 	local out
 	if ! out=$("$LEASH" -u "$1" -- "$PW_DIR/probe" -e 2>&1); then
-		[[ $out == *": no such user" || $out == *": not a user name or number" ]] &&
+		[[ $out == *": no such user (leash reads /etc/passwd only)" || $out == *": not a user name or number" ]] &&
 			echo none || echo "refused: $out"
 		return
 	fi
@@ -162,7 +162,7 @@ glibc_gr() {
 leash_gr() {
 	local out
 	if ! out=$("$LEASH" -u root -g "$1" -- "$PW_DIR/probe" -k gid 2>&1); then
-		[[ $out == *": no such group" || $out == *": not a group name or number" ]] &&
+		[[ $out == *": no such group (leash reads /etc/group only)" || $out == *": not a group name or number" ]] &&
 			echo none || echo "refused: $out"
 		return
 	fi
@@ -286,5 +286,5 @@ compare_views() {
 	run unshare -m --propagation private -- sh -c \
 		'mount --bind "$1" /etc/passwd && exec "$2" -u nobody -- id -u' sh "$PW_DIR/empty" "$LEASH"
 	assert_status 125
-	assert_output "leash: cannot resolve user 'nobody': no such user"
+	assert_output "leash: cannot resolve user 'nobody': no such user (leash reads /etc/passwd only)"
 }

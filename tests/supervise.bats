@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
 # leash's supervision core, native personality:
 #   leash [-t DURATION] [-s SIG] [-k DUR] [--preserve-status] [--foreground]
 #         [-v] [--] COMMAND [ARG]...
@@ -154,8 +155,8 @@ only_std_fds() {
 
 @test "parent check: leash as PID 1 of a pid namespace still runs the command" {
 	need_root "unshare of a pid namespace"
-	command -v unshare >/dev/null || skip "no unshare"
-	unshare -fp true 2>/dev/null || skip "cannot unshare a pid namespace here"
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	unshare -fp true 2>/dev/null || must_run_or_skip "cannot unshare a pid namespace here"
 	run unshare -fp "$LEASH" -t 10 sh -c 'exit 3'
 	assert_status 3
 	run unshare -fp "$LEASH" -t 0.1 sleep 10
@@ -422,4 +423,45 @@ EOF
 	assert_status 125
 	run "$LEASH" -t 5
 	assert_status 125
+}
+
+# --- kernel fallbacks, forced by a seccomp filter (tests/nosys.c) ------------
+
+NOSYS=${NOSYS:-${LEASH_BUILDDIR:-$TOP/build}/nosys}
+
+@test "fallback: without timerfd the deadline still holds, by the clock; -v says so" {
+	[[ -x $NOSYS ]] || skip "no nosys helper"
+	local e
+	for e in ENOSYS EPERM; do
+		BOUND=8 run --separate-stderr bounded "$NOSYS" -e "$e" timerfd_create -- "$LEASH" -v -t 0.3 sleep 5
+		assert_status 124
+		[[ ${stderr_lines[0]} == "leash: no timerfd: the deadline polls the clock: "* ]]
+	done
+	# -k too: the KILL after the grace period.
+	BOUND=8 run bounded "$NOSYS" timerfd_create -- "$LEASH" -t 0.2 -k 0.2 probe -t -s 5 -q
+	assert_status 137
+}
+
+@test "fallback: without timerfd a stop of leash costs at most about 100 ms" {
+	[[ -x $NOSYS ]] || skip "no nosys helper"
+	"${DFL[@]}" "$NOSYS" timerfd_create -- "$LEASH" -t 1 probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
+	local lpid=$! st=0 t1 t2
+	track "$lpid"
+	wait_file "$TMP/ready"
+	kill -STOP "$lpid"
+	sleep 1.5
+	t1=$(now_us)
+	kill -CONT "$lpid"
+	wait "$lpid" || st=$?
+	t2=$(now_us)
+	[ "$st" -eq 124 ]
+	((t2 - t1 < 800000))
+}
+
+@test "fallback: LEASH_WAIT=pidfd without pidfd_open polls instead, same results" {
+	[[ -x $NOSYS ]] || skip "no nosys helper"
+	LEASH_WAIT=pidfd BOUND=8 run bounded "$NOSYS" pidfd_open -- "$LEASH" -t 0.2 sleep 5
+	assert_status 124
+	LEASH_WAIT=pidfd run "$NOSYS" pidfd_open -- "$LEASH" -t 5 sh -c 'exit 3'
+	assert_status 3
 }

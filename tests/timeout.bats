@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
 # The GNU timeout contract, run against $TIMEOUT (leash's timeout
 # personality by default).  Host mode: TIMEOUT=/usr/bin/timeout runs the
 # same file against GNU timeout; behaviour newer than that GNU skips by
@@ -372,7 +373,7 @@ make_locale() {
 
 @test "duration: the decimal point from glibc's locale archive (de_DE, ps_AF)" {
 	need_root "a private mount namespace over /usr/lib/locale"
-	command -v unshare >/dev/null || skip "no unshare"
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
 	make_locale "$TMP/src" de_DE.UTF-8 de_DE
 	make_locale "$TMP/src" ps_AF.UTF-8 ps_AF
 	mkdir -p "$TMP/root/usr/lib/locale"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # users.bash: test users and groups for ident.bats and su.bats.
 # users_setup (in setup_file) creates, with free ids picked at run time:
 #   U_NAME  a user (uid U_UID, primary group G_PRIM/G_PRIM_GID, member of

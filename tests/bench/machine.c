@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* machine: what the figures were measured on, and the targets summary. */
 #define _GNU_SOURCE
 #include <math.h>
@@ -116,6 +117,10 @@ void sec_targets(void)
 	json_arr("targets");
 	target("t_ratio", "leash -t overhead / GNU timeout's", 0.25,
 	       fig.t_ratio, "x");
+	target("t_vs_floor", "leash -t overhead / minimal supervisor's", 1.15,
+	       fig.t_vs_floor, "x");
+	target("u_off_ratio", "leash -u nobody --cgroup=off / setpriv chain's",
+	       0.18, fig.u_off_ratio, "x");
 	target("u_ratio", "leash -u nobody (cgroup) / setpriv chain's", 0.15,
 	       fig.u_ratio, "x");
 	target("exit_detection", "exit detection, net median (thread, pidfd)",

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* timing: exit detection (the command exits -> its supervisor exits)
  * and deadline overshoot (-t 0.1 on a command that would sleep 10 s).
  *
