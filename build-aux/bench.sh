@@ -9,7 +9,7 @@
 # Environment:
 #   BENCH_QUICK=1      a short run (under a minute on an idle machine)
 #   BENCH_ONLY=LIST    only these sections: launch,latency,overshoot,
-#                      memory,size,scale,stress,fair
+#                      memory,size,scale,stress,fair,relay
 #   BENCH_JSON=FILE    write the JSON there instead
 #   LEASH, BENCH       the binaries (make passes build/leash, build/bench)
 set -eu

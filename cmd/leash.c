@@ -367,10 +367,14 @@ int leash_main(int argc, char **argv)
 	native_command(&p, &o, &argv[st.ind]);
 	native_environment(&p, &o);
 	p.new_session = ident_changes_uid(&p.id) && !p.foreground;
-	p.lead_group = !p.foreground;
 	/* A uid change at a prompt gets a pty: the session is protected
 	 * and keeps job control (DESIGN.md, Terminal). */
 	p.pty_candidate = p.new_session || p.pty_mode == PTY_ALWAYS;
+	/* GNU's group of our own, for the command to share; a command in a
+	 * session of its own shares nothing with it, and leash then stays
+	 * in the caller's group, the terminal's foreground job even in a
+	 * script, which the pty needs. */
+	p.lead_group = !p.foreground && !p.pty_candidate;
 	/* KILL, not the -s signal: the native command gets no say. */
 	p.pdeath_signal = SIGKILL;
 	/* auto acts, like the kernel patch at set_user(), when the uid

@@ -325,7 +325,10 @@ probe_as() {
 
 @test "TIOCSTI cannot reach the caller's terminal (under script)" {
 	tiocsti_setup
-	on_tty "$LEASH -u $U_NAME -- perl $TIOCSTI"
+	# Without a pty: a session with no terminal at all.  (With the pty,
+	# the default at a terminal, the push lands in the pty's own queue:
+	# tests/pty.bats.)
+	on_tty "$LEASH --no-pty -u $U_NAME -- perl $TIOCSTI"
 	assert_tiocsti_refused
 	# The control: --foreground keeps the terminal; where the kernel still
 	# allows TIOCSTI (dev.tty.legacy_tiocsti=1) the injection then works.

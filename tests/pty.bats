@@ -133,11 +133,9 @@ EOF
 @test "pty: the deadline and -k end an interactive session; the caller's modes are restored" {
 	on_pty <<EOF
 line stty -g > $TMP/before
-line $(inner "$LEASH" -u "$U_NAME" -t 1 -k 1 -- $SHELL_IN)
+line sh -c "$(inner "$LEASH" -u "$U_NAME" -t 1 -k 1 -- $SHELL_IN)"'; echo s''t:\$?; stty -g > $TMP/after'
 expect $IN
 timeout 10
-expect $PROMPT
-line echo s''t:\$?; stty -g > $TMP/after
 expect st:137
 EOF
 	cmp "$TMP/before" "$TMP/after"
@@ -146,13 +144,11 @@ EOF
 @test "pty: the command killed from outside, or leash sent TERM: the caller's modes are restored" {
 	on_pty <<EOF
 line stty -g > $TMP/before
-line $(inner "$LEASH" -u "$U_NAME" -- $SHELL_IN)
+line sh -c "$(inner "$LEASH" -u "$U_NAME" -- $SHELL_IN)"'; echo s''t:\$?; stty -g > $TMP/after1'
 expect $IN
 line kill -KILL \$\$
-expect $PROMPT
-line echo s''t:\$?; stty -g > $TMP/after1
 expect st:137
-line "$LEASH" --pty -u "$U_NAME" -- sleep 30 & sleep 0.5; kill -TERM \$!; wait \$!; echo s''t:\$?; stty -g > $TMP/after2
+line sh -c '"$LEASH" -u "$U_NAME" -- sleep 30 & sleep 0.5; kill -TERM \$!; wait \$!; echo s''t:\$?; stty -g > $TMP/after2'
 expect st:143
 EOF
 	cmp "$TMP/before" "$TMP/after1"
@@ -210,4 +206,39 @@ expect st:0
 EOF
 	grep -aq 'cannot allocate a pseudo-terminal' "$TMP/screen"
 	grep -aq 'notty' "$TMP/screen"
+}
+
+@test "pty: the session stops itself: the caller gets its prompt and modes back; fg resumes it" {
+	on_pty <<EOF
+line stty -g > $TMP/before
+line $(inner "$LEASH" -u "$U_NAME" -- $SHELL_IN)
+expect $IN
+line kill -STOP \$\$
+expect Stopped
+expect $PROMPT
+line stty -g > $TMP/stopped; echo sa''ved
+expect saved
+line fg
+line echo ba''ck; exit 5
+expect back
+expect $PROMPT
+line echo s''t:\$?
+expect st:5
+EOF
+	cmp "$TMP/before" "$TMP/stopped"
+}
+
+@test "pty: a hangup of the caller's terminal ends the session, nothing is left" {
+	run env PS1="$IN" HISTFILE= TERM=dumb PROMPT_COMMAND= \
+		"$PTYRUN" -m "$MARK" -o "$TMP/screen" -- \
+		"$LEASH" -u "$U_NAME" -- $SHELL_IN <<EOF
+expect $IN
+line sleep 30 &
+expect $IN
+hangup
+EOF
+	echo "$output" >&2
+	[[ ${lines[-1]} == status=* ]]
+	assert_no_leftovers
+	[[ -z $(pgrep -u "$U_UID") ]]
 }

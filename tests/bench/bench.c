@@ -207,6 +207,7 @@ static void run_sections(const struct setup *s, const char *only)
 		{ "overshoot", sec_overshoot }, { "memory", sec_memory },
 		{ "size", sec_size }, { "scale", sec_scale },
 		{ "stress", sec_stress }, { "fair", sec_fair },
+		{ "relay", sec_relay },
 	};
 
 	for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++) {
@@ -230,6 +231,7 @@ static void figures_init(void)
 		fig.cg_step_us[i] = NAN;
 	fig.t_ratio = fig.u_ratio = fig.thread_vs_pidfd = NAN;
 	fig.t_vs_floor = fig.u_off_ratio = NAN;
+	fig.relay_vs_su = fig.relay_rss_kib = NAN;
 	fig.t_ratio_cpu = fig.u_ratio_cpu = fig.thread_vs_pidfd_cpu = NAN;
 	fig.exit_med_us = fig.overshoot_med_us = NAN;
 	fig.rss_kib = fig.size_kib = NAN;

@@ -112,6 +112,7 @@ void sec_size(const struct setup *s);
 void sec_scale(const struct setup *s);
 void sec_stress(const struct setup *s);
 void sec_fair(const struct setup *s);
+void sec_relay(const struct setup *s);
 void sec_targets(void);
 
 /* One measurement each, for the self-test.  timing_exit: latency and
@@ -134,6 +135,8 @@ struct figures {
 	double thread_vs_pidfd;     /* thread overhead / pidfd overhead */
 	double t_vs_floor;          /* leash -t overhead / minimal supervisor's */
 	double u_off_ratio;         /* leash -u --cgroup=off / setpriv's */
+	double relay_vs_su;         /* pty relay time / util-linux su --pty's */
+	double relay_rss_kib;       /* leash's Rss while it relays */
 	double t_ratio_cpu, u_ratio_cpu, thread_vs_pidfd_cpu;  /* CPU time */
 	double exit_med_us;         /* worst leash strategy but poll */
 	double overshoot_med_us;    /* same */

@@ -130,6 +130,10 @@ void sec_targets(void)
 	target("rss", "supervisor Rss (worst strategy)", 128, fig.rss_kib,
 	       "KiB");
 	target("size", "stripped binary", 150, fig.size_kib, "KiB");
+	target("relay_vs_su", "pty relay time / su --pty's", 1.0,
+	       fig.relay_vs_su, "x");
+	target("relay_rss", "leash Rss while relaying a pty", 160,
+	       fig.relay_rss_kib, "KiB");
 	target("thread_vs_pidfd", "thread overhead / pidfd overhead", 1.10,
 	       fig.thread_vs_pidfd, "x");
 	target("t_ratio_cpu", "(cpu time) leash -t / GNU timeout", 0.25,
