@@ -240,5 +240,12 @@ EOF
 	echo "$output" >&2
 	[[ ${lines[-1]} == status=* ]]
 	assert_no_leftovers
-	[[ -z $(pgrep -u "$U_UID") ]]
+	# The shell passes its hangup on to its job: gone within moments.
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[[ -z $(pgrep -u "$U_UID") ]] && return 0
+		sleep 0.05
+	done
+	ps -o pid,stat,args -u "$U_UID" >&2
+	false
 }
