@@ -5,8 +5,9 @@
 # usage: build-aux/deps.sh [--dry-run] [--assume-missing] [--no-apt]
 #                          [PROFILE | PROBE:PACKAGE]...
 #
-# PROFILE: build (compile leash), check (build + the test suite), bench
-# (hyperfine), vm (make check-vm).  PROBE:PACKAGE adds one requirement:
+# PROFILE: build (compile leash), check (build + the test suite), fuzz
+# (build + clang's libFuzzer, for tests/fuzz), bench (hyperfine), vm
+# (make check-vm).  PROBE:PACKAGE adds one requirement:
 # PROBE is a command name, an absolute path that must exist, or
 # dpkg=NAME (a package that must be installed); build-aux/check-vm.sh can
 # call this script that way for what it needs beyond the vm profile.
@@ -30,11 +31,18 @@ profile() {
 			/usr/include/sys/capability.h:libcap-dev ;;
 	check)
 		profile build
+		profile fuzz
 		add bats:bats mandoc:mandoc \
 			setpriv:util-linux unshare:util-linux runuser:util-linux \
 			useradd:passwd groupadd:passwd \
 			ps:procps pgrep:procps \
 			script:bsdutils busybox:busybox toybox:toybox strace:strace ;;
+	fuzz)
+		profile build
+		# clang's fuzzer and sanitizer runtimes, and the symbolizer
+		# for readable crash reports.
+		add clang-14:clang-14 dpkg=libclang-rt-14-dev:libclang-rt-14-dev \
+			llvm-symbolizer-14:llvm-14 ar:binutils ;;
 	bench)
 		add hyperfine:hyperfine ;;
 	vm)
@@ -42,7 +50,7 @@ profile() {
 		# The guest's busybox, bash and kernel are downloaded into the
 		# build tree by check-vm.sh, never installed on the host.
 		add qemu-system-x86_64:qemu-system-x86 ;;
-	*)	echo "deps.sh: unknown profile '$1' (build, check, bench, vm)" >&2
+	*)	echo "deps.sh: unknown profile '$1' (build, check, fuzz, bench, vm)" >&2
 		exit 2 ;;
 	esac
 }
