@@ -77,7 +77,7 @@ run() {		# run SECONDS BUILDDIR NAME
 		END { printf "fuzz: %s: %s execs, %s/s, cov %s, ft %s\n",
 			name, execs, rate, cov, ft }' "$log"
 	if [ "$rc" -ne 0 ]; then
-		grep -E -A40 '^==[0-9]+==ERROR|runtime error|^fuzz: .*check failed' "$log" | head -60
+		grep -E -A40 '^==[0-9]+== ?ERROR|runtime error|^fuzz: .*check failed' "$log" | head -60
 		echo "fuzz: $name: FAILED (status $rc), log $log, input $b/crash-$name-*" >&2
 	fi
 	return "$rc"

@@ -14,7 +14,8 @@
 
 void fuzz_fail(const char *file, int line, const char *what)
 {
-	fprintf(stderr, "fuzz: %s:%d: check failed: %s\n", file, line, what);
+	/* fd 2, not stderr: the opt harness points stderr at /dev/null. */
+	dprintf(2, "fuzz: %s:%d: check failed: %s\n", file, line, what);
 	abort();        /* libFuzzer's deadly-signal path saves the input */
 }
 

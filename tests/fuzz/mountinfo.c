@@ -53,11 +53,36 @@ static void check_line(const char *line, size_t len, struct wanted *w,
 	free(copy);
 }
 
+/* The kernel writes space, tab, newline and backslash of a path as
+ * \ooo: a path so written splits back to itself. */
+static void check_escapes(const uint8_t *data, size_t size)
+{
+	char line[4 * 256 * 2 + 64], enc[4 * 256 + 1], *o = enc, *x;
+	struct mountinfo_entry e;
+
+	size = size > 255 ? 255 : size;
+	x = malloc(size + 2);
+	x[0] = '/';     /* paths are absolute: never a lone " - " */
+	memcpy(x + 1, data, size);
+	x[size + 1] = '\0';
+	for (const char *p = x; *p; p++)
+		if (strchr(" \t\n\\", *p))
+			o += sprintf(o, "\\%03o", (unsigned char)*p);
+		else
+			*o++ = *p;
+	*o = '\0';
+	snprintf(line, sizeof line, "1 2 0:1 %s %s rw - cgroup2 none rw", enc, enc);
+	FUZZ_ASSERT(mountinfo_split(line, &e) == 0);
+	FUZZ_ASSERT(!strcmp(e.root, x) && !strcmp(e.point, x));
+	free(x);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mountinfo_cgroups m;
 	const char *p = (const char *)data, *end = p + size;
 
+	check_escapes(data, size);
 	fuzz_put(fd, data, size);
 	memset(&m, 'x', sizeof m);
 	FUZZ_ASSERT(mountinfo_cgroups(path, &m) == 0);

@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *q = fuzz_cstr(field, len);
 	struct pwent pw;
 	uid_t uid = uid_of(q);
-	gid_t gid;
+	gid_t gid, primary = uid;
 
 	plen = size >= 2 ? (size_t)data[0] << 8 | data[1] : 0;
 	data += size >= 2 ? 2 : size, size -= size >= 2 ? 2 : size;
@@ -85,6 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (passwd_by_name(q, &pw) == 0) {
 		check_pwent(&pw);
 		FUZZ_ASSERT(strcmp(pw.name, q) == 0);
+		primary = pw.gid;
 		pwent_free(&pw);
 	} else {
 		FUZZ_ASSERT(errno == ENOENT || errno == ENOMEM);
@@ -98,7 +99,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (group_by_name(q, &gid) < 0)
 		FUZZ_ASSERT(errno == ENOENT || errno == ENOMEM);
-	check_groups(q, uid, 1 + uid % 8);
+	check_groups(q, primary, 65536);
+	check_groups(q, primary, 1 + uid % 8);      /* E2BIG too */
 	free(q);
 	return 0;
 }
