@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # leash: GNU make.  ./configure writes config.mk; an unconfigured tree is
 # configured with defaults on the first make.
 #
@@ -15,7 +16,7 @@
 
 NOCONFIG_GOALS := clean distclean help
 ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
--include config.mk
+include config.mk
 endif
 srcdir ?= .
 
@@ -23,14 +24,16 @@ srcdir ?= .
 DEPS ?= 1
 DEPS_PROFILE := $(strip $(if $(filter check,$(MAKECMDGOALS)),check) \
 	$(if $(filter check-vm,$(MAKECMDGOALS)),check vm) \
-	$(if $(filter bench,$(MAKECMDGOALS)),check bench) \
+	$(if $(filter bench,$(MAKECMDGOALS)),check) \
 	$(if $(filter demo,$(MAKECMDGOALS)),check))
 DEPS_CMD = $(if $(filter 1,$(DEPS)),$(srcdir)/build-aux/deps.sh $(or $(1),build))
 
+# include, not -include: when configure fails, make stops with its message
+# instead of compiling with a bare cc.
 config.mk:
 	@$(if $(DEPS_PROFILE),$(call DEPS_CMD,$(DEPS_PROFILE)))
 	@echo "leash: tree not configured: running ./configure with defaults"
-	@$(srcdir)/configure
+	@$(srcdir)/configure || { echo "leash: ./configure failed (above); fix that, or run ./configure with options" >&2; exit 1; }
 
 ifeq ($(V),1)
 Q :=
@@ -170,7 +173,7 @@ demo:
 	$(Q)$(TEST_ENV) $(srcdir)/build-aux/demo.sh
 
 bench:
-	$(Q)$(call DEPS_CMD,check bench)
+	$(Q)$(call DEPS_CMD,check)
 	$(Q)$(MAKE) --no-print-directory all $(if $(BENCH_SRCS),$(B)/bench)
 	$(Q)if [ -x $(srcdir)/build-aux/bench.sh ]; then \
 		$(TEST_ENV) BENCH=$(abspath $(B)/bench) $(srcdir)/build-aux/bench.sh; \
@@ -187,6 +190,8 @@ check-vm:
 
 INSTALL ?= install
 LEASH_LIBEXEC = $(libexecdir)/leash
+datadir ?= $(datarootdir)
+COMPLETIONS = $(datadir)/bash-completion/completions
 # The compat links point at bindir/leash by a path relative to their own
 # directory (../../bin/leash), so they survive DESTDIR staging.
 REL_LEASH_SH = from=$$(printf %s '$(LEASH_LIBEXEC)' | sed 's|//*|/|g; s|/$$||'); \
@@ -196,23 +201,27 @@ REL_LEASH_SH = from=$$(printf %s '$(LEASH_LIBEXEC)' | sed 's|//*|/|g; s|/$$||');
 		from=$${from%/*}; up=../$$up; done; to=$$up$${to\#$$from/};; esac
 
 install: all
-	$(Q)$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(LEASH_LIBEXEC)
+	$(Q)$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(LEASH_LIBEXEC) \
+		$(DESTDIR)$(COMPLETIONS)
 	$(Q)$(INSTALL) -m 0755 $(INSTALL_STRIP) $(B)/leash $(DESTDIR)$(bindir)/.leash.new
 	$(Q)mv -f $(DESTDIR)$(bindir)/.leash.new $(DESTDIR)$(bindir)/leash
 	$(Q)$(INSTALL) -m 0644 $(srcdir)/man/leash.1 $(DESTDIR)$(mandir)/man1/.leash.1.new
 	$(Q)mv -f $(DESTDIR)$(mandir)/man1/.leash.1.new $(DESTDIR)$(mandir)/man1/leash.1
+	$(Q)$(INSTALL) -m 0644 $(srcdir)/bash-completion/leash $(DESTDIR)$(COMPLETIONS)/.leash.new
+	$(Q)mv -f $(DESTDIR)$(COMPLETIONS)/.leash.new $(DESTDIR)$(COMPLETIONS)/leash
 	$(Q)$(REL_LEASH_SH); for n in timeout su; do \
 		ln -sfn "$$to" $(DESTDIR)$(LEASH_LIBEXEC)/.$$n.new && \
 		mv -f $(DESTDIR)$(LEASH_LIBEXEC)/.$$n.new $(DESTDIR)$(LEASH_LIBEXEC)/$$n || exit 1; \
 	done
-	@echo "leash: installed $(DESTDIR)$(bindir)/leash, $(DESTDIR)$(mandir)/man1/leash.1, $(DESTDIR)$(LEASH_LIBEXEC)/{timeout,su}"
+	@echo "leash: installed $(DESTDIR)$(bindir)/leash, $(DESTDIR)$(mandir)/man1/leash.1, $(DESTDIR)$(LEASH_LIBEXEC)/{timeout,su}, $(DESTDIR)$(COMPLETIONS)/leash"
 
 install-strip:
 	$(Q)$(MAKE) --no-print-directory INSTALL_STRIP=-s install
 
 uninstall:
 	$(Q)rm -f $(DESTDIR)$(bindir)/leash $(DESTDIR)$(mandir)/man1/leash.1 \
-		$(DESTDIR)$(LEASH_LIBEXEC)/timeout $(DESTDIR)$(LEASH_LIBEXEC)/su
+		$(DESTDIR)$(LEASH_LIBEXEC)/timeout $(DESTDIR)$(LEASH_LIBEXEC)/su \
+		$(DESTDIR)$(COMPLETIONS)/leash
 	$(Q)rmdir $(DESTDIR)$(LEASH_LIBEXEC) 2>/dev/null || true
 
 # clean keeps what was downloaded: the libcap built from Debian's source
@@ -223,12 +232,13 @@ clean:
 		$(foreach k,$(KEEP_ON_CLEAN),! -name $(k)) -exec rm -rf {} +; fi
 	$(Q)rm -rf build-san
 
+# distclean leaves the tree `git archive` gives.
 distclean: clean
-	$(Q)rm -rf build config.mk
+	$(Q)rm -rf build config.mk config.mk.tmp bench-*.json
 	$(Q)if [ -L Makefile ]; then rm -f Makefile; fi	# configure's link out of tree
 
 help:
-	@sed -n '1,10s/^# \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
+	@sed -n '/SPDX-License-Identifier/d; 2,11s/^# \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
 
 # ---- fuzzing: libFuzzer harnesses in tests/fuzz (issue 12) ----
 # clang with the glibc of the host (libFuzzer needs glibc), objects in

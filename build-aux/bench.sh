@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # make bench: measure leash against the tools it replaces, in one run.
 # Runs build/bench (tests/bench/*.c), which prints the tables and writes
 # bench-<commit>[-dirty][-quick].json at the top of the source tree
@@ -8,7 +9,7 @@
 # Environment:
 #   BENCH_QUICK=1      a short run (under a minute on an idle machine)
 #   BENCH_ONLY=LIST    only these sections: launch,latency,overshoot,
-#                      memory,size,scale,stress,fair
+#                      memory,size,scale,stress,fair,relay
 #   BENCH_JSON=FILE    write the JSON there instead
 #   LEASH, BENCH       the binaries (make passes build/leash, build/bench)
 set -eu

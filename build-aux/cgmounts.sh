@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # cgmounts.sh: sourced by build-aux/demo-fair.sh and tests/cgroup-helpers.bash.
 
 # mount_of FSTYPE [OPTION]: the first mount point of that type (with that

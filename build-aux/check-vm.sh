@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # check-vm: run the cgroup tests and the fair-share demo in a throw-away
 # qemu guest (software emulation) whose only cgroup mount is cgroup2, so
 # the cpu controller is on v2 there, whatever the host has. The guest

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # The check driver behind `make check`: every tests/*.bats file (the
 # supervision files once per waiter strategy), then the man page checks.
 # Ends with one line "N passed, N failed, N skipped" and fails on any
@@ -32,7 +33,7 @@ fi
 
 cd "${LEASH_SRCDIR:-$(dirname "$0")/..}" || exit 1
 
-SUPERVISION_FILES='tests/timeout.bats tests/supervise.bats tests/stress.bats'
+SUPERVISION_FILES='tests/timeout.bats tests/supervise.bats tests/stress.bats tests/prexec.bats tests/terminal.bats'
 waits=${LEASH_CHECK_WAITS:-thread pidfd poll}
 file_timeout=${LEASH_FILE_TIMEOUT:-1200}
 export BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-180}
@@ -138,6 +139,14 @@ for f in $files; do
 	*)	run_bats "$f" "$f" ;;
 	esac
 done
+
+# The supervision core once more with the newer kernel interfaces
+# refused (tests/nosys.c), as an old kernel or a seccomp profile would.
+nosys_set=pidfd_open,clone3,timerfd_create
+if [ -z "${LEASH_CHECK_FILES:-}" ]; then
+	run_bats "tests/supervise.bats ($nosys_set denied)" tests/supervise.bats \
+		LEASH_NOSYS=$nosys_set LEASH_WAIT=pidfd
+fi
 
 if [ -z "${LEASH_CHECK_FILES:-}" ]; then
 	check_item "man/leash.1: mandoc -Tlint" lint_man

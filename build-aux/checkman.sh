@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # checkman.sh: does man/leash.1 document every option that --help lists?
 #
 # For each personality, the options of `PROG --help` (lines in GNU layout:

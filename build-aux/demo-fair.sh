@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # demo-fair: the experiment leash exists for, on one CPU of this machine.
 # Four busy loops run as uid A (10035) and one benchmark as uid B (10070)
 # that counts the loop iterations it manages in a fixed time:

@@ -1,13 +1,15 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Install what leash's build and tests need on Debian 12, one line per
 # package; without apt-get or root, name what is missing and fail.
 #
 # usage: build-aux/deps.sh [--dry-run] [--assume-missing] [--no-apt]
 #                          [PROFILE | PROBE:PACKAGE]...
 #
-# PROFILE: build (compile leash), check (build + the test suite), fuzz
-# (build + clang's libFuzzer, for tests/fuzz), bench (hyperfine), vm
-# (make check-vm).  PROBE:PACKAGE adds one requirement:
+# PROFILE: build (compile leash), check (build + the test suite, also
+# what make demo and make bench use), fuzz (build + clang's libFuzzer,
+# for tests/fuzz; part of check), vm (make check-vm).  PROBE:PACKAGE
+# adds one requirement:
 # PROBE is a command name, an absolute path that must exist, or
 # dpkg=NAME (a package that must be installed); build-aux/check-vm.sh can
 # call this script that way for what it needs beyond the vm profile.
@@ -36,21 +38,21 @@ profile() {
 			setpriv:util-linux unshare:util-linux runuser:util-linux \
 			useradd:passwd groupadd:passwd \
 			ps:procps pgrep:procps \
-			script:bsdutils busybox:busybox toybox:toybox strace:strace ;;
+			script:bsdutils busybox:busybox toybox:toybox strace:strace \
+			/usr/share/i18n/locales/de_DE:locales keyctl:keyutils \
+			/usr/share/bash-completion/bash_completion:bash-completion ;;
 	fuzz)
 		profile build
 		# clang's fuzzer and sanitizer runtimes, and the symbolizer
 		# for readable crash reports.
 		add clang-14:clang-14 dpkg=libclang-rt-14-dev:libclang-rt-14-dev \
 			llvm-symbolizer-14:llvm-14 ar:binutils ;;
-	bench)
-		add hyperfine:hyperfine ;;
 	vm)
 		profile build
 		# The guest's busybox, bash and kernel are downloaded into the
 		# build tree by check-vm.sh, never installed on the host.
 		add qemu-system-x86_64:qemu-system-x86 ;;
-	*)	echo "deps.sh: unknown profile '$1' (build, check, fuzz, bench, vm)" >&2
+	*)	echo "deps.sh: unknown profile '$1' (build, check, fuzz, vm)" >&2
 		exit 2 ;;
 	esac
 }
@@ -102,16 +104,16 @@ export DEBIAN_FRONTEND=noninteractive
 log=${TMPDIR:-/tmp}/leash-deps.$$.log
 trap 'rm -f "$log"' EXIT
 
-# Update the package lists once, when they are empty or an install failed.
-updated=0
-apt_update() {
-	[ "$updated" = 1 ] && return 1
-	updated=1
-	echo "leash: updating the package lists (apt-get update)"
-	[ "$dry" = 1 ] && return 0
-	apt-get -q update >"$log" 2>&1 || { cat "$log" >&2; return 1; }
-}
-ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1 || apt_update
+# Update the package lists before every install: lists that exist may be
+# those of the image (a debootstrap root never fetched the security
+# updates), and an install is rare enough (a fresh machine, a new
+# requirement) that the update's seconds do not matter.  A failed update
+# is reported; the install is still tried with the lists there are.
+echo "leash: updating the package lists (apt-get update)"
+if [ "$dry" = 0 ] && ! apt-get -q update >"$log" 2>&1; then
+	cat "$log" >&2
+	echo "leash: apt-get update failed: installing from the old lists" >&2
+fi
 
 # One apt-get call for all (fast on a fresh machine); if it fails, one
 # call per package, so the message names the one that failed.
@@ -122,7 +124,6 @@ done
 [ "$dry" = 1 ] && exit 0
 install() { apt-get -q -y --no-install-recommends install "$@" >"$log" 2>&1; }
 install $pkgs && exit 0
-apt_update
 status=0
 for pkg in $pkgs; do
 	install "$pkg" || {

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Build a static libcap for musl from Debian's libcap2 source package.
 #
 # usage: build-aux/libcap.sh [DIR]        (DIR defaults to build/libcap)

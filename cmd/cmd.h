@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* cmd: the personalities and the one story they share. */
 #ifndef LEASH_CMD_H
 #define LEASH_CMD_H

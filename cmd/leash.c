@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* leash: run a command as another user, in a per-uid cpu cgroup, with a
  * deadline.  main() picks the personality by the name it was called by. */
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include "env.h"
 #include "opt.h"
 #include "signals.h"
+#include "timer.h"
 
 extern char **environ;
 
@@ -44,7 +46,7 @@ struct timespec cmd_started;
 
 int main(int argc, char **argv)
 {
-	clock_now(CLOCK_MONOTONIC, &cmd_started);
+	clock_now(TIMER_CLOCK, &cmd_started);
 	if (argc < 1 || !argv[0])
 		return EXIT_ENOENT;
 	const struct personality *p = personality_find(argv[0]);
@@ -64,7 +66,7 @@ int main(int argc, char **argv)
 }
 
 enum {
-	OPT_PRESERVE = 256, OPT_FOREGROUND, OPT_KEEP_CAPS, OPT_NNP, OPT_CGROUP,
+	OPT_PRESERVE = 256, OPT_FOREGROUND, OPT_PTY, OPT_NO_PTY, OPT_KEEP_CAPS, OPT_NNP, OPT_CGROUP,
 	OPT_WEIGHT, OPT_CGROUP_ROOT, OPT_KILL_LEFTOVERS,
 };
 
@@ -75,6 +77,8 @@ static const struct opt_long leash_longs[] = {
 	{ "preserve-status", OPT_NONE, OPT_PRESERVE },
 	{ "foreground", OPT_NONE, OPT_FOREGROUND },
 	{ "verbose", OPT_NONE, 'v' },
+	{ "pty", OPT_NONE, OPT_PTY },
+	{ "no-pty", OPT_NONE, OPT_NO_PTY },
 	{ "user", OPT_REQUIRED, 'u' },
 	{ "group", OPT_REQUIRED, 'g' },
 	{ "groups", OPT_REQUIRED, 'G' },
@@ -111,16 +115,22 @@ static void leash_usage(void)
 	      "  -v, --verbose             say which signals are sent and which cgroup is used\n"
 	      "\n"
 	      "Identity (root only; no password is asked, nothing is authenticated):\n"
-	      "  -u, --user=USER           run as USER: name, number or Android name\n"
+	      "  -u, --user=USER           run as USER: passwd name or number (Android\n"
+	      "                            names too, on Android only)\n"
 	      "  -g, --group=GROUP         primary group\n"
 	      "  -G, --groups=G1,G2,...    supplementary groups (default: USER's)\n"
 	      "      --keep-caps=CAPS      keep these capabilities (names, e.g. cap_net_raw)\n"
 	      "                            after the switch, as ambient capabilities\n"
 	      "      --no-new-privs        set no_new_privs before running COMMAND\n"
-	      "  -l, --login               clean environment, cd to HOME, login shell\n"
+	      "  -l, --login               clean environment, cd to HOME (else /), login shell\n"
 	      "  -p, --preserve-env        keep the whole environment\n"
 	      "  -w, --whitelist-environment=VARS  with -l, keep these variables too\n"
 	      "  -C, --chdir=DIR           run COMMAND in DIR\n"
+	      "      --pty                 give COMMAND a pseudo-terminal of its own whenever\n"
+	      "                            stdin is the terminal (default: with -u, when the\n"
+	      "                            session is interactive)\n"
+	      "      --no-pty              never: an interactive -u session then has no\n"
+	      "                            terminal (or, with --foreground, the caller's)\n"
 	      "\n"
 	      "Per-uid cpu cgroup:\n"
 	      "      --cgroup=MODE         auto (default as root), require, or off\n"
@@ -154,7 +164,7 @@ static _Noreturn void leash_try(void)
 /* What the options said, before names are resolved. */
 struct native_opts {
 	const char *user, *group, *groups, *whitelist;
-	bool login, preserve_env;
+	bool login, preserve_env, timed;
 };
 
 static void parse_cgroup_mode(const char *s, struct cgroup_plan *cg)
@@ -199,7 +209,7 @@ static void native_option(int c, const char *arg, struct plan *p,
 			  struct native_opts *o)
 {
 	switch (c) {
-	case 't': parse_time(arg, &p->duration); break;
+	case 't': parse_time(arg, &p->duration); o->timed = true; break;
 	case 'k': parse_time(arg, &p->kill_after); break;
 	case 's':
 		if ((p->term_signal = signal_parse(arg)) < 0) {
@@ -209,6 +219,8 @@ static void native_option(int c, const char *arg, struct plan *p,
 		break;
 	case OPT_PRESERVE: p->preserve_status = true; break;
 	case OPT_FOREGROUND: p->foreground = true; break;
+	case OPT_PTY: p->pty_mode = PTY_ALWAYS; break;
+	case OPT_NO_PTY: p->pty_mode = PTY_NEVER; break;
 	case 'v': p->verbose = p->cg.verbose = true; p->cg.note = diag_warn; break;
 	case 'u': o->user = arg; break;
 	case 'g': o->group = arg; break;
@@ -232,12 +244,15 @@ static void native_option(int c, const char *arg, struct plan *p,
 static const char *resolve_error(int err, const char *what)
 {
 	switch (err) {
-	case ENOENT: return !strcmp(what, "user") ? "no such user" : "no such group";
+	case ENOENT: return !strcmp(what, "user")
+			    ? "no such user (leash reads /etc/passwd only)"
+			    : "no such group (leash reads /etc/group only)";
 	case ERANGE: return "number out of range";
 	case E2BIG: return "more groups than NGROUPS_MAX";
 	case ENOMEM: return "out of memory";
-	default: return !strcmp(what, "user") ? "not a user name or number"
-					       : "not a group name or number";
+	case EINVAL: return !strcmp(what, "user") ? "not a user name or number"
+					      : "not a group name or number";
+	default: return strerror(err);  /* reading the files: EMFILE, EIO ... */
 	}
 }
 
@@ -298,8 +313,26 @@ static void native_environment(struct plan *p, const struct native_opts *o)
 	if (!p->envp)
 		diag_die(EXIT_CANCELED, "cannot build the environment: %s",
 			 strerror(errno));
-	if (o->login && !p->chdir)
+	/* A home the target cannot enter: warn, as su does, and start in /. */
+	if (o->login && !p->chdir) {
 		p->chdir = p->id.home && *p->id.home ? p->id.home : "/";
+		if (workdir_fallback_set(&p->chdir_fallback, diag_quote(p->chdir), "/") < 0)
+			diag_die(EXIT_CANCELED, "out of memory");
+	}
+}
+
+/* timeout's habit, `leash 5 cmd`: the duration was taken for the
+ * command, which was not found. */
+static void hint_duration(char **argv)
+{
+	struct timespec d;
+	char line[128];
+
+	if (duration_parse(argv[0], &d) < 0)
+		return;
+	snprintf(line, sizeof line, "leash -t %.20s -- %.60s%s", argv[0],
+		 argv[1] ? argv[1] : "COMMAND", argv[1] && argv[2] ? " ..." : "");
+	diag_warn("did you mean %s?", diag_quote(line));
 }
 
 int leash_main(int argc, char **argv)
@@ -316,8 +349,13 @@ int leash_main(int argc, char **argv)
 	if (getenv("LEASH_CGROUP_ROOT") && *getenv("LEASH_CGROUP_ROOT"))
 		p.cg.root = getenv("LEASH_CGROUP_ROOT");
 	opt_init(&st, argc, argv, "+t:s:k:vu:g:G:lpw:C:hV", leash_longs, diag_prog);
-	while ((c = opt_next(&st)) != -1)
+	while ((c = opt_next(&st)) != -1) {
+		if (c == '?' && st.opt == 'c')  /* su's habit */
+			diag_warn("-c is su's option: use %s or %s",
+				  diag_quote("leash su -c ..."),
+				  diag_quote("leash -u USER -- sh -c ..."));
 		native_option(c, st.arg, &p, &o);
+	}
 	native_resolve(&p, &o);
 	const char *bad;
 	if (ident_check_caps(&p.id, &bad) < 0)
@@ -329,11 +367,24 @@ int leash_main(int argc, char **argv)
 	native_command(&p, &o, &argv[st.ind]);
 	native_environment(&p, &o);
 	p.new_session = ident_changes_uid(&p.id) && !p.foreground;
+	/* A uid change at a prompt gets a pty: the session is protected
+	 * and keeps job control (DESIGN.md, Terminal). */
+	p.pty_candidate = p.new_session || p.pty_mode == PTY_ALWAYS;
+	/* GNU's group of our own, for the command to share; a command in a
+	 * session of its own shares nothing with it, and leash then stays
+	 * in the caller's group, the terminal's foreground job even in a
+	 * script, which the pty needs. */
+	p.lead_group = !p.foreground && !p.pty_candidate;
+	/* KILL, not the -s signal: the native command gets no say. */
+	p.pdeath_signal = SIGKILL;
 	/* auto acts, like the kernel patch at set_user(), when the uid
 	 * changes or a cgroup option asks for it, and only as root. */
 	if (p.cg.mode == CGROUP_AUTO &&
 	    (geteuid() != 0 || !(ident_changes_uid(&p.id) || p.cg.asked)))
 		p.cg.mode = CGROUP_OFF;
 
-	return run_to_status(&p);
+	int status = run_to_status(&p);
+	if (status == EXIT_ENOENT && !o.timed)
+		hint_duration(p.argv);
+	return status;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* run: the story every personality ends in. */
 #include <errno.h>
 #include <signal.h>
@@ -9,6 +10,47 @@
 
 #include "cmd.h"
 #include "diag.h"
+
+/* The pty step of the story: for an interactive session of another
+ * uid, a pty of its own; none to be had, a session without a terminal
+ * and one warning, never the caller's terminal shared. */
+static void terminal_prepare(struct plan *plan, struct sigstate *ss, uid_t uid)
+{
+	static struct pty pty;
+	const char *step;
+
+	if (plan->pty_mode == PTY_NEVER || !plan->pty_candidate)
+		return;
+	if (plan->pty_mode == PTY_AUTO ? !pty_interactive() : !isatty(0))
+		return;
+	plan->new_session = true;
+	if (pty_open(&pty, uid, &step) < 0) {
+		diag_warn_errno(errno, "cannot allocate a pseudo-terminal (%s): "
+				"running without a terminal", step);
+		return;
+	}
+	if (supervise_watch_terminal(ss) < 0) {
+		pty_hangup(&pty);
+		close(pty.slave);
+		diag_warn_errno(errno, "cannot watch the terminal: running "
+				"without a terminal");
+		return;
+	}
+	plan->pty = &pty;
+	if (plan->verbose)
+		diag_warn("the command gets a pseudo-terminal of its own");
+}
+
+/* The caller's terminal as it was, and the pty closed: on every path. */
+static void terminal_close(struct plan *plan)
+{
+	if (!plan->pty)
+		return;
+	pty_restore(plan->pty);
+	if (plan->pty->slave >= 0)
+		close(plan->pty->slave);
+	pty_hangup(plan->pty);
+}
 
 int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err)
 {
@@ -29,13 +71,27 @@ int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err)
 		diag_warn("%s", what);
 		return -1;
 	}
-	if (supervise_prepare(&ss) < 0 || spawn_start(plan, &ss.orig_mask, &c) < 0) {
+	if (supervise_prepare(plan, &ss) < 0) {
+		diag_warn_errno(errno, "cannot set up signals");
+		cgroup_release(&plan->cg);
+		return -1;
+	}
+	terminal_prepare(plan, &ss, uid);
+	if (spawn_start(plan, &ss.orig_mask, &c) < 0) {
 		diag_warn_errno(errno, "fork system call failed");
+		terminal_close(plan);
 		cgroup_release(&plan->cg);
 		return -1;
 	}
 	plan->cg.child = c.pid;
+	if (plan->pty) {
+		pty_after_fork(plan->pty);
+		/* After the signals are blocked: no signal can end us while
+		 * the caller's terminal is raw. */
+		pty_raw(plan->pty);
+	}
 	int rc = supervise(plan, &ss, kind, &c, out);
+	terminal_close(plan);
 	cgroup_release(&plan->cg);
 	spawn_result(&c, err);
 	if (rc < 0)
@@ -99,9 +155,13 @@ int outcome_status(const struct plan *plan, const struct outcome *out)
 		status = 128 + sig;
 	}
 	/* GNU timeout shares its group with the command, so the KILL it
-	 * sends there ends timeout too: the caller sees a KILL death. */
-	if (out->sent_kill && !plan->signal_as_status)
-		reraise(SIGKILL);
+	 * sends there ends timeout too: the caller sees a KILL death, and
+	 * what is left of the group dies with us (held back until now so
+	 * that the reap and the leaf's removal came first). */
+	if (out->sent_kill && !plan->signal_as_status) {
+		prctl(PR_SET_DUMPABLE, 0);
+		kill(plan->lead_group ? 0 : getpid(), SIGKILL);
+	}
 	return out->timed_out && !preserve ? EXIT_TIMEDOUT : status;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* su: the su personality.  Two dialects share the name:
  *
  *   util-linux   su [options] [-] [USER [ARG...]]   (root's scripts)
@@ -23,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -42,6 +42,8 @@ struct su_opts {
 	const char *whitelist;  /* -w, comma list (several -w add up) */
 	char *wl_buf;
 	bool login, preserve, fast, same_session;
+	enum pty_mode pty;      /* -P / -T */
+	bool interactive;       /* a shell without a command */
 	gid_t *gids;            /* -g then -G, in order (util-linux keeps both) */
 	size_t ngids;
 	bool have_g, have_G;
@@ -80,6 +82,10 @@ static void su_usage(void)
 	      " --session-command <command>     pass a single command to the shell with -c\n"
 	      "                                   and do not create a new session\n"
 	      " -f, --fast                      pass -f to the shell (for csh or tcsh)\n"
+	      " -P, --pty                       create a new pseudo-terminal (the default\n"
+	      "                                   for an interactive shell of another user)\n"
+	      " -T, --no-pty                    do not create a pseudo-terminal (the shell\n"
+	      "                                   shares the caller's terminal: see leash(1))\n"
 	      " -s, --shell <shell>             run <shell>\n"
 	      "\n"
 	      " -h, --help                      display this help\n"
@@ -95,6 +101,18 @@ static bool su_is_aosp(int argc, char **argv)
 	return strchr(argv[1], ',') || (argc > 2 && argv[2][0] != '-');
 }
 
+/* A name that is no one, in the dialect's words; any other error (EMFILE
+ * reading /etc/passwd ...) is said as itself, never as "does not exist". */
+static bool lookup_missed(int err)
+{
+	return err == ENOENT || err == EINVAL || err == ERANGE;
+}
+
+static _Noreturn void lookup_failed(const char *what, const char *name)
+{
+	diag_die_errno(SU_FAIL, errno, "failed to look up %s %s", what, name);
+}
+
 static void add_gid(struct su_opts *o, const char *spec, bool primary)
 {
 	gid_t gid, *g;
@@ -102,8 +120,11 @@ static void add_gid(struct su_opts *o, const char *spec, bool primary)
 	if (o->ngids >= IDENT_NGROUPS_MAX)
 		diag_die(SU_FAIL, "specifying more than %d supplemental groups "
 			 "is not possible", IDENT_NGROUPS_MAX - 1);
-	if (ident_lookup_group(spec, &gid) < 0)
+	if (ident_lookup_group(spec, &gid) < 0) {
+		if (!lookup_missed(errno))
+			lookup_failed("group", spec);
 		diag_die(SU_FAIL, "group %s does not exist", spec);
+	}
 	if (!(g = realloc(o->gids, (o->ngids + 1) * sizeof *g)))
 		diag_die(SU_FAIL, "out of memory");
 	g[o->ngids++] = gid;
@@ -142,6 +163,7 @@ static const struct opt_long su_longs[] = {
 	{ "login", OPT_NONE, 'l' },
 	{ "preserve-environment", OPT_NONE, 'p' },
 	{ "pty", OPT_NONE, 'P' },
+	{ "no-pty", OPT_NONE, 'T' },
 	{ "shell", OPT_REQUIRED, 's' },
 	{ "group", OPT_REQUIRED, 'g' },
 	{ "supp-group", OPT_REQUIRED, 'G' },
@@ -180,7 +202,8 @@ static void su_option(struct su_opts *o, int c, const char *arg)
 	case 'l': o->login = true; break;
 	case 'm': case 'p': o->preserve = true; break;
 	case 'w': add_whitelist(o, arg); break;
-	case 'P': diag_die(SU_FAIL, "--pty is not supported for your system");
+	case 'P': o->pty = PTY_ALWAYS; break;
+	case 'T': o->pty = PTY_NEVER; break;
 	case 's': o->shell = arg; break;
 	case 'h': su_usage(); exit_after_output(1);
 	case 'V': printf("su (leash) %s\n", LEASH_VERSION); exit_after_output(1);
@@ -193,7 +216,7 @@ static void su_parse_ul(struct su_opts *o, int argc, char **argv)
 	struct opt_state st;
 	int c, seen_m = 0, seen_p = 0;
 
-	opt_init(&st, argc, argv, "c:fg:G:lmpPs:u:hVw:", su_longs, argv[0]);
+	opt_init(&st, argc, argv, "c:fg:G:lmpPs:Tu:hVw:", su_longs, argv[0]);
 	while ((c = opt_next(&st)) != -1) {
 		su_exclusive(c, &seen_m, &seen_p);
 		su_option(o, c, st.arg);
@@ -229,11 +252,12 @@ static void su_parse_who(struct plan *p, const char *who)
 		save = strchr(item, ',');
 		if (save)
 			*save++ = '\0';
-		if (i == 0 && ident_resolve_user(&p->id, item) < 0)
-			diag_die(SU_FAIL, "invalid uid/gid %s", diag_quote(item));
-		if (i == 1 && ident_resolve_group(&p->id, item) < 0)
-			diag_die(SU_FAIL, "invalid uid/gid %s", diag_quote(item));
-		if (i >= 2 && ident_lookup_group(item, &g[i - 2]) < 0)
+		int r = i == 0 ? ident_resolve_user(&p->id, item) :
+			i == 1 ? ident_resolve_group(&p->id, item) :
+				 ident_lookup_group(item, &g[i - 2]);
+		if (r < 0 && !lookup_missed(errno))
+			lookup_failed(i ? "group" : "user", diag_quote(item));
+		if (r < 0)
 			diag_die(SU_FAIL, "invalid uid/gid %s", diag_quote(item));
 	}
 	if (i > 2 && ident_set_groups(&p->id, g, i - 2) < 0)
@@ -244,9 +268,12 @@ static void su_parse_who(struct plan *p, const char *who)
 
 static void su_resolve(struct plan *p, struct su_opts *o)
 {
-	if (ident_resolve_user(&p->id, o->user) < 0)
+	if (ident_resolve_user(&p->id, o->user) < 0) {
+		if (!lookup_missed(errno))
+			lookup_failed("user", o->user);
 		diag_die(SU_FAIL, "user %s does not exist or the user entry does "
 			 "not contain all the required fields", o->user);
+	}
 	if (o->ngids && ident_set_groups(&p->id, o->gids, o->ngids) < 0)
 		diag_die(SU_FAIL, "cannot set groups");
 	if (o->have_g || o->have_G) {
@@ -335,17 +362,13 @@ static char **su_env(const struct plan *p, const struct su_opts *o,
 	return env;
 }
 
-/* -l changes to HOME; if it is not there, say so and stay, as su does. */
+/* -l changes to HOME as the target; if it cannot, it says so and stays
+ * where it is, as util-linux su does (login(1) would go to /). */
 static void su_login_dir(struct plan *p)
 {
-	const char *home = p->id.home ? p->id.home : "/";
-	struct stat sb;
-
-	if (stat(home, &sb) == 0 && S_ISDIR(sb.st_mode))
-		p->chdir = home;
-	else
-		diag_warn_errno(stat(home, &sb) < 0 ? errno : ENOTDIR,
-				"warning: cannot change directory to %s", home);
+	p->chdir = p->id.home && *p->id.home ? p->id.home : "/";
+	if (workdir_fallback_set(&p->chdir_fallback, p->chdir, NULL) < 0)
+		diag_die(SU_FAIL, "out of memory");
 }
 
 static void su_plan_ul(struct plan *p, struct su_opts *o)
@@ -360,6 +383,7 @@ static void su_plan_ul(struct plan *p, struct su_opts *o)
 	/* util-linux: a command for a non-root user gets its own session,
 	 * so it cannot push input into the caller's terminal (TIOCSTI);
 	 * an interactive shell keeps the terminal. */
+	o->interactive = !o->command;
 	if (o->same_session || !o->command || p->id.uid == 0)
 		o->same_session = true;
 }
@@ -379,6 +403,7 @@ static void su_plan_aosp(struct plan *p, struct su_opts *o)
 	if (!(p->envp = env_build(environ, &p->id, ENV_ANDROID, NULL)))
 		diag_die(SU_FAIL, "failed to modify environment");
 	/* A command is not interactive: new session as for su -c. */
+	o->interactive = !o->args[0];
 	o->same_session = !o->args[0] || p->id.uid == 0;
 }
 
@@ -435,9 +460,18 @@ int su_main(int argc, char **argv)
 	else
 		su_plan_ul(&p, &o);
 	p.new_session = !o.same_session && ident_changes_uid(&p.id);
-	p.foreground = !p.new_session;  /* stay in the caller's process group */
+	/* An interactive shell of another user gets a pty of its own
+	 * (util-linux's -P, by default here): not root's terminal. */
+	p.pty_mode = o.pty;
+	p.pty_candidate = o.pty == PTY_ALWAYS ||
+		(o.interactive && p.id.uid != 0 && ident_changes_uid(&p.id));
+	p.foreground = !p.new_session;
+	/* util-linux su stays in the caller's process group. */
+	p.lead_group = false;
+	p.pdeath_signal = SIGKILL;
 	rc = su_run(&p);
 	env_free(p.envp);
+	free(p.chdir_fallback.warn);
 	ident_free(&p.id);
 	free(o.gids);
 	free(o.wl_buf);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* timeout: GNU coreutils timeout (9.11), option for option. */
 #include <errno.h>
 #include <signal.h>
@@ -126,5 +127,9 @@ int timeout_main(int argc, char **argv)
 	p.term_signal = SIGTERM;
 	p.cg.mode = CGROUP_OFF;
 	timeout_parse(argc, argv, &p);
+	p.lead_group = !p.foreground;
+	/* GNU 9.11: the command gets the -s signal when timeout dies, so it
+	 * can clean up. */
+	p.pdeath_signal = p.term_signal;
 	return run_to_status(&p);
 }

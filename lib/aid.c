@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* aid: Android's fixed ids and per-user name patterns (bionic's
  * grp_pwd.cpp behaviour, re-derived from the AID_* table). */
 #include "aid.h"

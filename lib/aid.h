@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* aid: Android's user and group names, without bionic.  A static leash
  * on a recovery image has no /etc/passwd; these are the names Android's
  * libc would answer from its built-in table and name patterns. */

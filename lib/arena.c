@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* arena: leash's malloc.  A leash process allocates a few KiB once (stdio
  * buffers for /etc/passwd, the command's environment, libcap's sets) and
  * then only waits: a bump allocator over an array in .bss serves that

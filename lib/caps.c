@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* caps: libcap calls for the switch; see caps.h for the policy. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE     /* strncasecmp, cap names */

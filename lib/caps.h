@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* caps: capabilities across the identity switch, through libcap.
  * A switch to a non-root uid ends with empty inheritable, permitted,
  * effective and ambient sets, or exactly the kept ones in all four.  The

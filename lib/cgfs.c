@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* cgfs: small primitives on cgroupfs files. */
 #define _GNU_SOURCE
 #include "cgfs.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* cgfs: small primitives on cgroupfs files, shared by the parent and the
  * forked child (everything but cgfs_each_pid and cgfs_wait_event is
  * async-signal-safe: no stdio, no malloc). */

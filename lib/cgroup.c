@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* cgroup: the per-uid cpu group and the per-launch leaf. */
 #define _GNU_SOURCE
 #include "cgroup.h"

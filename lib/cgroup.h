@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* cgroup: the per-uid cpu group and the per-launch leaf.
  * Parent: cgroup_prepare before fork, cgroup_signal/cgroup_kill while
  * the child is unreaped, cgroup_release after the reap.

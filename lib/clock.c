@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* clock: clock_gettime without the vDSO (see clock.h). */
 #include "clock.h"
 

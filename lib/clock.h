@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* clock: the time, read by a plain system call.  leash reads the clock a
  * handful of times per run; musl's first vDSO call parses the vDSO and
  * faults in three pages, which costs more than all those calls. */

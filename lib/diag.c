@@ -1,5 +1,8 @@
+/* SPDX-License-Identifier: ISC */
 /* diag: one voice for every message leash prints. */
 #include "diag.h"
+
+#include "quote.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -93,13 +96,8 @@ static int locale_is_utf8(void)
 
 const char *diag_quote(const char *s)
 {
-	static char bufs[2][512];
+	static char bufs[2][1024];
 	static int which;
-	char *b = bufs[which ^= 1];
 
-	if (locale_is_utf8())
-		snprintf(b, sizeof bufs[0], "\xe2\x80\x98%s\xe2\x80\x99", s);
-	else
-		snprintf(b, sizeof bufs[0], "'%s'", s);
-	return b;
+	return quote_to(bufs[which ^= 1], sizeof bufs[0], s, locale_is_utf8());
 }

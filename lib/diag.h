@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* diag: leash's one voice for messages.  Only cmd/ and the child before
  * exec call the die helpers; lib/ functions return -1 with errno. */
 #ifndef LEASH_DIAG_H
@@ -16,8 +17,10 @@ noreturn void diag_die(int status, const char *fmt, ...)
 noreturn void diag_die_errno(int status, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Quote S as GNU's quote() does: 'S' in the C locale, ‘S’ in a UTF-8 one.
- * Returns one of two rotating static buffers (so two quotes fit one line). */
+/* Quote S as GNU's quote() does: 'S' in the C locale, ‘S’ in a UTF-8 one,
+ * control characters and bytes that are no printable character escaped
+ * ('a\nb', 'caf\303\251' in C), see quote.h.  Returns one of two
+ * rotating static buffers (so two quotes fit one line). */
 const char *diag_quote(const char *s);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* duration: GNU timeout's DURATION syntax, parsed into a timespec. */
 #ifndef LEASH_DURATION_H
 #define LEASH_DURATION_H

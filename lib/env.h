@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* env: the environment the command gets. */
 #ifndef LEASH_ENV_H
 #define LEASH_ENV_H
@@ -15,9 +16,11 @@ enum env_mode {
 	ENV_ANDROID,    /* AOSP su: caller's, PATH reset, IFS unset */
 };
 
-/* Build a new NULL-terminated environment from ENVP.  WHITELIST is a
- * comma-separated list of names kept by ENV_LOGIN (may be NULL).
- * Returns NULL with errno on allocation failure. */
+/* Build a new NULL-terminated environment from ENVP, in one pass and one
+ * table (ENVP's strings are shared, so ENVP must outlive it).  A name the
+ * mode resets or removes goes wherever it occurs, duplicates too.
+ * WHITELIST is a comma-separated list of names kept by ENV_LOGIN (may be
+ * NULL; an item holding '=' names nothing).  NULL with errno on failure. */
 char **env_build(char *const *envp, const struct ident *id,
 		 enum env_mode mode, const char *whitelist);
 
@@ -29,8 +32,9 @@ const char *env_default_path(bool root);
  * /sbin/sh (recovery images) and /bin/sh that can be run. */
 const char *env_default_shell(void);
 
-/* Set (VALUE not NULL) or remove NAME in *ENVP, an array env_build made.
- * -1 with errno on allocation failure. */
+/* Set (VALUE not NULL) or remove NAME in *ENVP, an array env_build made:
+ * the first entry of NAME takes VALUE in its place, any other entry of
+ * NAME goes.  *ENVP may move.  -1 with errno on allocation failure. */
 int env_set(char ***envp, const char *name, const char *value);
 
 /* Free an array env_build made. */

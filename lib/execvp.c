@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* execvp: glibc's lookup rules, so a static musl leash runs the same
  * commands GNU timeout would.  Called in the child: no allocation. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* execvp: run FILE the way glibc's execvpe does, also under musl. */
 #ifndef LEASH_EXECVP_H
 #define LEASH_EXECVP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* ident: resolve names to ids in the parent; apply, then check, in the
  * child.  Order of application: groups, gid, uid (with no privilege left
  * after the uid, nothing else could change). */
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "aid.h"
@@ -20,6 +22,7 @@
 #include "passwd.h"
 
 #define ID_MAX 4294967294UL     /* (uid_t)-1 means "unchanged" to set*id */
+#define KEYCTL_JOIN_SESSION_KEYRING 1   /* <linux/keyctl.h>, kernel ABI */
 
 /* A decimal id: 0 with *OUT, -1 with errno EINVAL/ERANGE when SPEC
  * looks numeric but is not a valid id, 1 when it is not numeric. */
@@ -72,9 +75,10 @@ static int take_groups(struct ident *id, gid_t *g, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (k == 0 || g[k - 1] != g[i])
 			g[k++] = g[i];
-	if (k > IDENT_NGROUPS_MAX) {
+	/* A group file may say 4294967295: it is (gid_t)-1, no group. */
+	if (k > IDENT_NGROUPS_MAX || (k && g[k - 1] == (gid_t)-1)) {
 		free(g);
-		errno = E2BIG;
+		errno = k > IDENT_NGROUPS_MAX ? E2BIG : ERANGE;
 		return -1;
 	}
 	free(id->groups);
@@ -121,6 +125,11 @@ static int take_pwent(struct ident *id, struct pwent *pw)
 	size_t n;
 	int rc = -1;
 
+	/* glibc takes 4294967295 in passwd; to set*id it means "unchanged". */
+	if (pw->uid == (uid_t)-1 || pw->gid == (gid_t)-1) {
+		errno = ERANGE;
+		goto out;
+	}
 	id->uid = pw->uid;
 	id->have_uid = true;
 	if (set_string(&id->user, pw->name) < 0 ||
@@ -140,6 +149,18 @@ out:
 	return rc;
 }
 
+/* Android's names mean someone only on Android, or where there is no
+ * password file at all (a recovery image); on any other system "system"
+ * may be a person's uid 1000, so a name passwd lacks is no one. */
+static bool android_names(void)
+{
+	const char *root = getenv("ANDROID_ROOT");
+
+	if (access(PASSWD_FILE, F_OK) < 0 && errno == ENOENT)
+		return true;
+	return root && *root && access("/system/build.prop", F_OK) == 0;
+}
+
 /* No passwd entry: gid = uid, groups = {gid}, no home, no shell. */
 static int take_bare(struct ident *id, uid_t uid, const char *name)
 {
@@ -147,8 +168,7 @@ static int take_bare(struct ident *id, uid_t uid, const char *name)
 
 	if (!name) {
 		/* On Android, bionic would call 10035 "u0_a35". */
-		if (access("/system/bin/sh", F_OK) != 0 ||
-		    aid_name(uid, buf, sizeof buf) < 0)
+		if (!android_names() || aid_name(uid, buf, sizeof buf) < 0)
 			snprintf(buf, sizeof buf, "%lu", (unsigned long)uid);
 		name = buf;
 	}
@@ -182,7 +202,7 @@ int ident_resolve_user(struct ident *id, const char *spec)
 			return take_pwent(id, &pw);
 		return errno == ENOENT ? take_bare(id, (uid_t)n, NULL) : -1;
 	}
-	if (aid_user_by_name(spec, &uid) == 0)
+	if (android_names() && aid_user_by_name(spec, &uid) == 0)
 		return take_bare(id, uid, spec);
 	errno = ENOENT;
 	return -1;
@@ -197,15 +217,22 @@ int ident_lookup_group(const char *spec, gid_t *gid)
 		errno = EINVAL;
 		return -1;
 	}
-	if (group_by_name(spec, gid) == 0)
-		return 0;
+	if (group_by_name(spec, gid) == 0) {
+		if (*gid != (gid_t)-1)
+			return 0;
+		errno = ERANGE;         /* as for a passwd entry's ids */
+		return -1;
+	}
 	if (errno != ENOENT || (r = parse_id(spec, &n)) < 0)
 		return -1;
 	if (r == 0) {
 		*gid = (gid_t)n;
 		return 0;
 	}
-	return aid_group_by_name(spec, gid);
+	if (android_names())
+		return aid_group_by_name(spec, gid);
+	errno = ENOENT;
+	return -1;
 }
 
 int ident_resolve_group(struct ident *id, const char *spec)
@@ -356,6 +383,16 @@ static int ident_verify(const struct ident *id, bool drop)
 	return ok ? 0 : -1;
 }
 
+/* Join a new, empty, anonymous session keyring, so that the caller's
+ * session keys can be neither read nor replaced.  A kernel without keys
+ * (ENOSYS) has nothing to leak. */
+static int keyring_fresh(void)
+{
+	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, (char *)NULL) >= 0)
+		return 0;
+	return errno == ENOSYS ? 0 : -1;
+}
+
 static int fail(enum ident_step *step, enum ident_step at)
 {
 	*step = at;
@@ -367,6 +404,7 @@ int ident_apply(const struct ident *id, enum ident_step *step)
 	/* Leaving uid 0 (or another uid) for a non-root one drops every
 	 * capability; a root target keeps what root has. */
 	bool drop = id->have_uid && id->uid != 0;
+	bool switching = id->have_uid && !uids_are(id->uid);
 	uint64_t keep = 0;
 
 	if (id->keep_caps && caps_parse(id->keep_caps, &keep, NULL) < 0)
@@ -379,6 +417,12 @@ int ident_apply(const struct ident *id, enum ident_step *step)
 		return fail(step, IDENT_SETGID);
 	if (drop && keep && caps_keep_begin() < 0)
 		return fail(step, IDENT_CAPS);
+	/* Made while still the caller, the keyring is charged to root's key
+	 * quota: made as the target, a caller with a session keyring of its
+	 * own (any PAM login, any systemd service) could run no more than
+	 * about 198 commands of one user at a time (maxkeys is 200). */
+	if (switching && keyring_fresh() < 0)
+		return fail(step, IDENT_KEYRING);
 	if (id->have_uid && setresuid(id->uid, id->uid, id->uid) < 0)
 		return fail(step, IDENT_SETUID);
 	/* Nothing in effect while checking, then only what is kept. */
@@ -402,6 +446,7 @@ const char *ident_step_name(enum ident_step step)
 	case IDENT_VERIFY: return "ids differ from the plan after the switch";
 	case IDENT_CAPS: return "capabilities";
 	case IDENT_NO_NEW_PRIVS: return "no_new_privs";
+	case IDENT_KEYRING: return "session keyring";
 	}
 	return "identity";
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* ident: who the command runs as.  Resolved in the parent from names,
  * numbers or Android ids; applied in the child (groups, gid, uid, then
  * read back), never in the threaded parent. */
@@ -31,11 +32,14 @@ struct ident {
 #define IDENT_NGROUPS_MAX 65536
 
 /* Resolve -u USER: a passwd name, a decimal number 0..4294967294, or an
- * Android name, tried in that order.  Fills uid, user, home, shell, and
+ * Android name, tried in that order; Android names only on Android or
+ * with no /etc/passwd at all (ANDROID_ROOT set and /system/build.prop
+ * present, or no password file).  Fills uid, user, home, shell, and
  * (unless -g/-G decided already) gid and groups: from passwd and group
  * when there is an entry, else gid = uid and groups = {gid}.  -1 with
- * errno ENOENT (no such user), EINVAL (malformed), ERANGE (out of range),
- * E2BIG (more groups than IDENT_NGROUPS_MAX). */
+ * errno ENOENT (no such user), EINVAL (malformed), ERANGE (out of range,
+ * also an entry saying 4294967295), E2BIG (more groups than
+ * IDENT_NGROUPS_MAX), or the error reading the files (EMFILE ...). */
 int ident_resolve_user(struct ident *id, const char *spec);
 /* -g GROUP: the gid; the groups become {gid} unless -G gives them. */
 int ident_resolve_group(struct ident *id, const char *spec);
@@ -43,7 +47,8 @@ int ident_resolve_group(struct ident *id, const char *spec);
  * added).  Empty items are EINVAL. */
 int ident_resolve_groups(struct ident *id, const char *list);
 
-/* One group: a group-file name, a number or an Android group name. */
+/* One group: a group-file name, a number or (where Android names apply,
+ * as for users) an Android group name. */
 int ident_lookup_group(const char *spec, gid_t *gid);
 /* Exactly these groups (copied, sorted, duplicates dropped). */
 int ident_set_groups(struct ident *id, const gid_t *groups, size_t n);
@@ -63,10 +68,12 @@ bool ident_changes_uid(const struct ident *id);
 /* Steps of ident_apply, for the child's error report. */
 enum ident_step {
 	IDENT_SETGROUPS = 1, IDENT_SETGID, IDENT_SETUID, IDENT_VERIFY,
-	IDENT_CAPS, IDENT_NO_NEW_PRIVS,
+	IDENT_CAPS, IDENT_NO_NEW_PRIVS, IDENT_KEYRING,
 };
 
-/* In the child: setgroups, setresgid, setresuid, verify (ids and groups
+/* In the child: setgroups, setresgid, a fresh session keyring when the
+ * uid changes (KEYCTL_JOIN_SESSION_KEYRING, still as the caller; ENOSYS
+ * is no error), setresuid, verify (ids and groups
  * read back; for a non-root target, uid 0, gid 0 and new groups can no
  * longer be had), capabilities (non-root target: inheritable, permitted,
  * effective, ambient = exactly keep_caps, empty by default; see caps.h),

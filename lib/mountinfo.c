@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* mountinfo: find the cgroup hierarchies in /proc/self/mountinfo. */
 #define _GNU_SOURCE
 #include "mountinfo.h"
@@ -164,13 +165,23 @@ static bool mountinfo_v2_has_cpu(const char *mount)
 }
 
 /* Feed every complete line of BUF[0..*LEN) to mountinfo_consider and
- * keep the unfinished tail; a line longer than the buffer is dropped. */
-static void mountinfo_lines(char *buf, size_t *len, bool eof,
+ * keep the unfinished tail.  A line longer than the buffer is dropped
+ * whole: *SKIP says the buffer's start is still inside such a line, so
+ * its tail is not read as a line of its own. */
+static void mountinfo_lines(char *buf, size_t *len, bool eof, bool *skip,
 			    struct mountinfo_cgroups *m, bool *r1, bool *r2)
 {
 	char *p = buf, *nl;
 
 	buf[*len] = '\0';
+	if (*skip) {
+		if (!(nl = memchr(buf, '\n', *len))) {
+			*len = 0;
+			return;
+		}
+		p = nl + 1;
+		*skip = false;
+	}
 	while ((nl = strchr(p, '\n')) || (eof && *p)) {
 		if (nl)
 			*nl = '\0';
@@ -178,8 +189,10 @@ static void mountinfo_lines(char *buf, size_t *len, bool eof,
 		p = nl ? nl + 1 : p + strlen(p);
 	}
 	*len -= (size_t)(p - buf);
-	if (*len == MOUNTINFO_BUF - 1)
+	if (*len == MOUNTINFO_BUF - 1) {
 		*len = 0;
+		*skip = true;
+	}
 	memmove(buf, p, *len);
 }
 
@@ -188,7 +201,7 @@ int mountinfo_cgroups(const char *file, struct mountinfo_cgroups *m)
 	/* No stdio: one openat and a few reads, no malloc. */
 	int fd = openat(AT_FDCWD, file ? file : "/proc/self/mountinfo",
 			O_RDONLY | O_CLOEXEC);
-	bool root1 = false, root2 = false;
+	bool root1 = false, root2 = false, skip = false;
 	char buf[MOUNTINFO_BUF];
 	size_t len = 0;
 	ssize_t n;
@@ -199,9 +212,9 @@ int mountinfo_cgroups(const char *file, struct mountinfo_cgroups *m)
 		return -1;
 	while ((n = read(fd, buf + len, sizeof buf - 1 - len)) > 0) {
 		len += (size_t)n;
-		mountinfo_lines(buf, &len, false, m, &root1, &root2);
+		mountinfo_lines(buf, &len, false, &skip, m, &root1, &root2);
 	}
-	mountinfo_lines(buf, &len, true, m, &root1, &root2);
+	mountinfo_lines(buf, &len, true, &skip, m, &root1, &root2);
 	close(fd);
 	if (n < 0)
 		return -1;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* mountinfo: find the cgroup hierarchies in /proc/self/mountinfo. */
 #ifndef LEASH_MOUNTINFO_H
 #define LEASH_MOUNTINFO_H

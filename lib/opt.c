@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* opt: getopt_long with glibc's behaviour and messages.  leash is built
  * with musl, whose getopt words its errors differently; the personalities
  * must print what the GNU and util-linux tools print. */

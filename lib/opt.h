@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* opt: getopt_long as glibc does it (messages, abbreviations, permutation
  * or stop-at-first-operand), so the personalities are bit-compatible
  * with the GNU and util-linux tools they replace, also under musl. */

@@ -1,61 +1,137 @@
-/* passwd: a small reader for the colon files; no NSS, no caching. */
+/* SPDX-License-Identifier: ISC */
+/* passwd: a small reader for the colon files, taking every line exactly
+ * as glibc's files backend (nss_files) takes it; no NSS, no caching. */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE     /* getline, strdup, strtok_r */
+#define _GNU_SOURCE     /* getline, strdup */
 #endif
 #include "passwd.h"
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define FIELDS_MAX 7
+/* Called per line read: 1 stops the scan (found), 0 goes on, -1 stops
+ * with errno. */
+typedef int (*line_fn)(char *line, void *ctx);
 
-/* Called per well-formed line: 1 stops the scan (found), 0 goes on,
- * -1 stops with errno. */
-typedef int (*line_fn)(char **field, void *ctx);
-
-/* A strict decimal id field (0..4294967294); -1 if it is not one. */
-static int field_id(const char *s, unsigned long *out)
+/* isspace() in the C locale, whatever locale the caller set. */
+static bool is_space(char c)
 {
-	unsigned long long v = 0;
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
 
-	if (*s == '\0')
-		return -1;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return -1;
-		v = v * 10 + (unsigned)(*s - '0');
-		if (v > 4294967294ULL)
-			return -1;
+/* The text glibc parses: up to the newline (or a NUL), leading white
+ * space dropped.  NULL for blank lines and comments. */
+static char *line_text(char *line)
+{
+	line[strcspn(line, "\n")] = '\0';
+	while (is_space(*line))
+		line++;
+	return *line && *line != '#' ? line : NULL;
+}
+
+/* A text field: up to the next ':', which is cut; a missing field is
+ * empty, as glibc's STRING_FIELD makes it. */
+static char *field_text(char **p)
+{
+	char *s = *p, *colon = strchr(s, ':');
+
+	if (colon) {
+		*colon = '\0';
+		*p = colon + 1;
+	} else {
+		*p = s + strlen(s);
 	}
-	*out = (unsigned long)v;
+	return s;
+}
+
+/* A number field as glibc's INT_FIELD reads it: strtoul's syntax with a
+ * 64-bit unsigned long on every platform (leading white space, a sign,
+ * decimal digits; "-N" wraps modulo 2^64), a value up to 4294967295,
+ * then ':' or the end of the line.  An empty field is refused. */
+static int field_num(char **p, uint32_t *out)
+{
+	const char *s = *p, *digits;
+	uint64_t v = 0;
+	bool neg = false;
+
+	while (is_space(*s))
+		s++;
+	if (*s == '+' || *s == '-')
+		neg = *s++ == '-';
+	for (digits = s; *s >= '0' && *s <= '9'; s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return -1;      /* strtoul: ULONG_MAX, over the limit */
+		v = v * 10 + d;
+	}
+	if (s == digits)
+		return -1;
+	if (neg)
+		v = -v;
+	if (v > UINT32_MAX || (*s != ':' && *s != '\0'))
+		return -1;
+	*p = (char *)(*s == ':' ? s + 1 : s);
+	*out = (uint32_t)v;
 	return 0;
 }
 
-/* Split LINE in place into exactly N fields; false if it has another count. */
-static bool split_line(char *line, char **field, int n)
+/* NIS compat entries (+name, -name) mean something to nss_compat only:
+ * glibc's files backend never returns them for a query. */
+static bool is_compat(const char *name)
 {
-	int i = 0;
-
-	line[strcspn(line, "\n")] = '\0';
-	if (line[0] == '#' || line[0] == '+' || line[0] == '-' || line[0] == '\0')
-		return false;   /* comments and NIS compat entries */
-	field[i++] = line;
-	for (char *p = line; *p; p++)
-		if (*p == ':') {
-			if (i == n)
-				return false;
-			*p = '\0';
-			field[i++] = p + 1;
-		}
-	return i == n;
+	return name[0] == '+' || name[0] == '-';
 }
 
-static int file_scan(const char *path, int nfields, line_fn fn, void *ctx)
+struct pwline {
+	char *name, *dir, *shell;
+	uint32_t uid, gid;
+};
+
+/* name:passwd:uid:gid:gecos:dir:shell.  Only name, uid and gid must be
+ * there; the shell is the rest of the line, colons and a CR included. */
+static bool pw_parse(char *line, struct pwline *e)
 {
-	char *line = NULL, *field[FIELDS_MAX];
+	char *p = line_text(line);
+
+	if (!p)
+		return false;
+	e->name = field_text(&p);
+	if (is_compat(e->name))
+		return false;
+	field_text(&p);
+	if (field_num(&p, &e->uid) < 0 || field_num(&p, &e->gid) < 0)
+		return false;
+	field_text(&p);
+	e->dir = field_text(&p);
+	e->shell = p;
+	return true;
+}
+
+/* name:passwd:gid:members.  *MEMBERS is the rest of the line. */
+static bool gr_parse(char *line, char **name, uint32_t *gid, char **members)
+{
+	char *p = line_text(line);
+
+	if (!p)
+		return false;
+	*name = field_text(&p);
+	if (is_compat(*name))
+		return false;
+	field_text(&p);
+	if (field_num(&p, gid) < 0)
+		return false;
+	*members = p;
+	return true;
+}
+
+static int file_scan(const char *path, line_fn fn, void *ctx)
+{
+	char *line = NULL;
 	size_t cap = 0;
 	int rc = 0, err = 0;
 	FILE *f = fopen(path, "re");
@@ -63,9 +139,11 @@ static int file_scan(const char *path, int nfields, line_fn fn, void *ctx)
 	if (!f)
 		return errno == ENOENT ? 0 : -1;
 	while (rc == 0 && getline(&line, &cap, f) >= 0)
-		if (split_line(line, field, nfields))
-			rc = fn(field, ctx);
-	err = rc < 0 ? errno : ferror(f) ? EIO : 0;
+		rc = fn(line, ctx);
+	if (rc < 0)
+		err = errno;
+	else if (ferror(f))
+		err = errno ? errno : EIO;
 	free(line);
 	fclose(f);
 	if (err) {
@@ -81,20 +159,20 @@ struct pw_query {
 	struct pwent *pw;
 };
 
-static int pw_match(char **f, void *ctx)
+static int pw_match(char *line, void *ctx)
 {
 	struct pw_query *q = ctx;
-	unsigned long uid, gid;
+	struct pwline e;
 
-	if (field_id(f[2], &uid) < 0 || field_id(f[3], &gid) < 0)
+	if (!pw_parse(line, &e))
 		return 0;
-	if (q->name ? strcmp(f[0], q->name) != 0 : uid != q->uid)
+	if (q->name ? strcmp(e.name, q->name) != 0 : e.uid != q->uid)
 		return 0;
-	q->pw->uid = (uid_t)uid;
-	q->pw->gid = (gid_t)gid;
-	q->pw->name = strdup(f[0]);
-	q->pw->dir = strdup(f[5]);
-	q->pw->shell = strdup(f[6]);
+	q->pw->uid = (uid_t)e.uid;
+	q->pw->gid = (gid_t)e.gid;
+	q->pw->name = strdup(e.name);
+	q->pw->dir = strdup(e.dir);
+	q->pw->shell = strdup(e.shell);
 	if (!q->pw->name || !q->pw->dir || !q->pw->shell) {
 		pwent_free(q->pw);
 		errno = ENOMEM;
@@ -108,7 +186,7 @@ static int pw_find(struct pw_query *q)
 	int rc;
 
 	memset(q->pw, 0, sizeof *q->pw);
-	rc = file_scan(PASSWD_FILE, 7, pw_match, q);
+	rc = file_scan(PASSWD_FILE, pw_match, q);
 	if (rc == 0)
 		errno = ENOENT;
 	return rc == 1 ? 0 : -1;
@@ -118,6 +196,11 @@ int passwd_by_name(const char *name, struct pwent *pw)
 {
 	struct pw_query q = { .name = name, .pw = pw };
 
+	if (is_compat(name)) {
+		memset(pw, 0, sizeof *pw);
+		errno = ENOENT;
+		return -1;
+	}
 	return pw_find(&q);
 }
 
@@ -141,12 +224,13 @@ struct gr_query {
 	gid_t gid;
 };
 
-static int gr_match(char **f, void *ctx)
+static int gr_match(char *line, void *ctx)
 {
 	struct gr_query *q = ctx;
-	unsigned long gid;
+	char *name, *members;
+	uint32_t gid;
 
-	if (strcmp(f[0], q->name) != 0 || field_id(f[2], &gid) < 0)
+	if (!gr_parse(line, &name, &gid, &members) || strcmp(name, q->name) != 0)
 		return 0;
 	q->gid = (gid_t)gid;
 	return 1;
@@ -155,7 +239,7 @@ static int gr_match(char **f, void *ctx)
 int group_by_name(const char *name, gid_t *gid)
 {
 	struct gr_query q = { .name = name };
-	int rc = file_scan(GROUP_FILE, 4, gr_match, &q);
+	int rc = is_compat(name) ? 0 : file_scan(GROUP_FILE, gr_match, &q);
 
 	if (rc == 1)
 		*gid = q.gid;
@@ -170,14 +254,22 @@ struct gl_query {
 	gid_t *g;
 };
 
-static bool is_member(char *members, const char *user)
+/* Is USER in the comma list?  glibc drops white space before a member
+ * (not after it) and empty members. */
+static bool is_member(const char *list, const char *user)
 {
-	char *save = NULL;
+	size_t len = strlen(user);
 
-	for (char *m = strtok_r(members, ",", &save); m;
-	     m = strtok_r(NULL, ",", &save))
-		if (strcmp(m, user) == 0)
+	while (*list) {
+		while (is_space(*list))
+			list++;
+		size_t n = strcspn(list, ",");
+		if (n == len && n && memcmp(list, user, n) == 0)
 			return true;
+		list += n;
+		if (*list == ',')
+			list++;
+	}
 	return false;
 }
 
@@ -196,12 +288,15 @@ static int gl_add(struct gl_query *q, gid_t gid)
 	return 0;
 }
 
-static int gl_match(char **f, void *ctx)
+/* Unlike glibc's files initgroups, which parses every line as a group,
+ * comments and compat lines grant nothing here (see gr_parse). */
+static int gl_match(char *line, void *ctx)
 {
 	struct gl_query *q = ctx;
-	unsigned long gid;
+	char *name, *members;
+	uint32_t gid;
 
-	if (field_id(f[2], &gid) < 0 || !is_member(f[3], q->user))
+	if (!gr_parse(line, &name, &gid, &members) || !is_member(members, q->user))
 		return 0;
 	return gl_add(q, (gid_t)gid);
 }
@@ -230,7 +325,7 @@ int group_list(const char *user, gid_t primary, size_t max,
 {
 	struct gl_query q = { .user = user };
 
-	if (gl_add(&q, primary) < 0 || file_scan(GROUP_FILE, 4, gl_match, &q) < 0) {
+	if (gl_add(&q, primary) < 0 || file_scan(GROUP_FILE, gl_match, &q) < 0) {
 		free(q.g);
 		return -1;
 	}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* passwd: /etc/passwd and /etc/group read directly, so the static musl
  * build and the glibc build answer alike and no NSS module is loaded. */
 #ifndef LEASH_PASSWD_H
@@ -17,6 +18,13 @@ struct pwent {
 	char *shell;
 };
 
+/* Lines are taken as glibc's files backend takes them: leading white
+ * space, blank lines and '#' comments skipped; missing trailing fields
+ * empty; ids in strtoul's syntax up to 4294967295 (which the caller must
+ * refuse: it is (uid_t)-1); NIS compat lines (+name, -name) never match;
+ * the first matching line wins.  Lines of any length; a CR before the
+ * newline belongs to the last field, as it does for glibc. */
+
 /* 0 with *PW filled (free with pwent_free), or -1 with errno: ENOENT
  * when no entry matches (also when the file is missing), else the I/O or
  * allocation error. */
@@ -28,7 +36,8 @@ void pwent_free(struct pwent *pw);
 int group_by_name(const char *name, gid_t *gid);
 
 /* USER's groups as initgroups(3) would set them: PRIMARY and every
- * group listing USER as a member, sorted, without duplicates.  *GROUPS
+ * group listing USER as a member, sorted, without duplicates (unlike
+ * glibc, a commented-out or compat line is no membership).  *GROUPS
  * is malloc'd.  -1 with errno E2BIG beyond MAX groups, or an I/O error. */
 int group_list(const char *user, gid_t primary, size_t max,
 	       gid_t **groups, size_t *ngroups);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* plan: everything cmd/ decided, handed to spawn and supervise. */
 #ifndef LEASH_PLAN_H
 #define LEASH_PLAN_H
@@ -7,6 +8,8 @@
 
 #include "cgroup.h"
 #include "ident.h"
+#include "pty.h"
+#include "workdir.h"
 
 struct plan {
 	/* What to run: FILE is looked up as GNU's execvp does (PATH search
@@ -15,19 +18,29 @@ struct plan {
 	char **argv;
 	char **envp;            /* NULL: the caller's environment */
 	const char *chdir;      /* NULL: stay where we are */
+	struct workdir_fallback chdir_fallback;  /* -l: HOME may be missing */
 
 	/* Deadline: a zero timespec means none. */
 	struct timespec duration;
 	struct timespec kill_after;
-	struct timespec started;        /* CLOCK_MONOTONIC, the deadline's origin */
+	struct timespec started;        /* TIMER_CLOCK, the deadline's origin */
 	int term_signal;
-	bool foreground;        /* no new process group, pid only, no CONT */
+	int pdeath_signal;      /* the command's when leash dies (timeout: -s) */
+	bool foreground;        /* signal the command's pid only, no CONT */
+	bool lead_group;        /* setpgid(0, 0) on leash before the fork (GNU);
+				 * the command shares it unless new_session */
 	bool preserve_status;
 	bool verbose;
 
 	/* Who and where. */
 	struct ident id;
 	bool new_session;       /* setsid() in the child (uid change) */
+	/* A pty for an interactive session (Terminal in DESIGN.md): whether
+	 * one is wanted (pty_candidate: the uid changes and the session is
+	 * the kind a pty protects), and, set by run_plan, the one in use. */
+	enum pty_mode pty_mode;
+	bool pty_candidate;
+	struct pty *pty;
 	struct cgroup_plan cg;
 
 	/* A signal death of the command: true -> exit 128+N (su), false ->

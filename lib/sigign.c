@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* sigign: the ignored dispositions, from /proc/self/status when it can be
  * read: one read instead of one sigaction() per signal (about 60). */
 #include "sigign.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* sigign: the signals the caller left ignored.  SIG_IGN survives exec,
  * and GNU timeout neither handles nor forwards such signals (nohup). */
 #ifndef LEASH_SIGIGN_H

@@ -1,8 +1,10 @@
+/* SPDX-License-Identifier: ISC */
 /* signals: names <-> numbers, as kill -l and GNU's operand2sig. */
 #include "signals.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,58 +35,78 @@ static const struct { int num; const char *name; } sig_table[] = {
 #define RT_MIN 34
 #define RT_MAX 64
 
-/* A non-negative decimal; -1 on anything else. */
-static int parse_decimal(const char *s)
+/* The highest number GNU accepts: glibc's NSIG - 1. */
+#define SIG_BOUND 64
+
+/* strtol's reading of S, with *OK set if it took all of S (strtol allows
+ * blanks and a sign: gnulib's str2sig lets them through after RTMIN). */
+static long whole_long(const char *s, int *ok)
 {
 	char *end;
 	long v;
 
-	if (!isdigit((unsigned char)*s))
-		return -1;
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno || *end || v > 1000)
-		return -1;
-	return (int)v;
+	*ok = !*end;
+	return v;
 }
 
-/* RTMIN, RTMIN+n, RTMAX, RTMAX-n, as bash's kill -l names them. */
+/* An operand that starts with a digit, as operand2sig reads it: a
+ * signal number or a shell status (ksh adds 256: from 0xFF up keep 8
+ * bits, below keep 7, so 137 is KILL, 1295 is TERM, 256 is 0). */
+static int parse_number(const char *s)
+{
+	int ok;
+	long v = whole_long(s, &ok);
+
+	if (!ok || errno || v > INT_MAX)
+		return -1;
+	return (int)v & (v >= 0xff ? 0xff : 0x7f);
+}
+
+/* RTMIN, RTMINn, RTMIN+n, RTMAX, RTMAXn, RTMAX-n: what follows the five
+ * letters is read by strtol, as gnulib's str2sig does ("RTMIN-0" too). */
 static int parse_rt(const char *s)
 {
-	int base, sign, n = 0;
+	int ok;
+	long n;
 
-	if (!strncasecmp(s, "RTMIN", 5))
-		base = RT_MIN, sign = 1;
-	else if (!strncasecmp(s, "RTMAX", 5))
-		base = RT_MAX, sign = -1;
-	else
+	if (strncasecmp(s, "RTMIN", 5) && strncasecmp(s, "RTMAX", 5))
 		return -1;
-	s += 5;
-	if (*s) {
-		if (*s != (sign > 0 ? '+' : '-') || (n = parse_decimal(s + 1)) < 0)
-			return -1;
-	}
-	int sig = base + sign * n;
-	return sig >= RT_MIN && sig <= RT_MAX ? sig : -1;
+	n = whole_long(s + 5, &ok);
+	if (!ok)
+		return -1;
+	if (toupper((unsigned char)s[4]) == 'N')
+		return n >= 0 && n <= RT_MAX - RT_MIN ? RT_MIN + (int)n : -1;
+	return n <= 0 && n >= RT_MIN - RT_MAX ? RT_MAX + (int)n : -1;
 }
 
-int signal_parse(const char *s)
+/* One name as gnulib's str2sig takes it: a table name, an RT name, or
+ * a plain number (only reached after "SIG": "SIG15", "sig015"). */
+static int parse_name(const char *s)
 {
-	int n = parse_decimal(s);
+	int ok;
+	long v;
 
-	if (n >= 0) {
-		/* A number that looks like a signal-death status is one, as in
-		 * GNU's operand2sig: 137 means KILL, 143 TERM. */
-		if ((n & 0x7f) != 0 && (n & 0x7f) != 0x7f)
-			n &= 0x7f;
-		return n <= RT_MAX ? n : -1;
+	if (isdigit((unsigned char)*s)) {
+		v = whole_long(s, &ok);
+		return ok && v <= SIG_BOUND ? (int)v : -1;
 	}
-	if (!strncasecmp(s, "SIG", 3))
-		s += 3;
 	for (size_t i = 0; i < NSIG_TABLE; i++)
 		if (!strcasecmp(s, sig_table[i].name))
 			return sig_table[i].num;
 	return parse_rt(s);
+}
+
+int signal_parse(const char *s)
+{
+	int n;
+
+	if (isdigit((unsigned char)*s))
+		n = parse_number(s);
+	else if ((n = parse_name(s)) < 0 && !strncasecmp(s, "SIG", 3))
+		n = parse_name(s + 3);
+	return n >= 0 && n <= SIG_BOUND ? n : -1;
 }
 
 const char *signal_name(int sig, char *buf, size_t size)

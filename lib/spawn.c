@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* spawn: fork from the main thread; the child prepares and execs. */
 #define _GNU_SOURCE
 #include "spawn.h"
@@ -23,21 +24,29 @@ static _Noreturn void child_fail(int fd, int stage, int step, int code)
 	_exit(code);
 }
 
+/* A new session when the uid changes: the command can no longer reach
+ * the caller's terminal (TIOCSTI) as its controlling tty.  Otherwise it
+ * stays in the group leash leads, the terminal's foreground job at a
+ * prompt. */
 static void child_session(const struct plan *p, int fd)
 {
-	/* A new session when the uid changes: the command can no longer
-	 * reach the caller's terminal (TIOCSTI) as its controlling tty. */
+	/* With a pty, the new session's controlling terminal is its slave:
+	 * job control and /dev/tty work, the caller's terminal is out of
+	 * reach. */
+	if (p->pty && p->pty->master >= 0) {
+		if (pty_attach(p->pty) < 0)
+			child_fail(fd, SPAWN_SESSION, 0, 125);
+		return;
+	}
 	if (p->new_session && setsid() < 0)
-		child_fail(fd, SPAWN_SESSION, 0, 125);
-	if (!p->new_session && !p->foreground && setpgid(0, 0) < 0)
 		child_fail(fd, SPAWN_SESSION, 0, 125);
 }
 
 /* The death signal is cleared by the identity switch, so set it after;
  * then make sure the parent did not die before it was armed. */
-static void child_pdeathsig(pid_t parent, int fd)
+static void child_pdeathsig(const struct plan *p, pid_t parent, int fd)
 {
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+	if (prctl(PR_SET_PDEATHSIG, p->pdeath_signal) < 0)
 		child_fail(fd, SPAWN_PDEATHSIG, 0, 125);
 	if (getppid() != parent) {
 		errno = ESRCH;
@@ -60,8 +69,8 @@ static _Noreturn void child_run(const struct plan *p, const sigset_t *mask,
 		child_fail(fd, SPAWN_CGROUP, (int)cstep, 125);
 	if (ident_apply(&p->id, &step) < 0)
 		child_fail(fd, SPAWN_IDENT, (int)step, 125);
-	child_pdeathsig(parent, fd);
-	if (p->chdir && chdir(p->chdir) < 0)
+	child_pdeathsig(p, parent, fd);
+	if (p->chdir && workdir_enter(p->chdir, &p->chdir_fallback) < 0)
 		child_fail(fd, SPAWN_CHDIR, 0, 125);
 	/* Last: the caller's mask, so nothing leash blocked leaks. */
 	if (sigprocmask(SIG_SETMASK, mask, NULL) < 0)
@@ -78,15 +87,13 @@ int spawn_start(const struct plan *plan, const sigset_t *orig_mask,
 
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -1;
-	/* vfork: no copy of leash's page tables and no copy-on-write
-	 * faults on either side, the dearest part of a launch on a VM.
-	 * Safe here: the child never returns from child_run, it changes
-	 * only its own kernel state (ids, mask, dispositions, session),
-	 * and the few allocations libcap makes in it are freed before it
-	 * execs or _exits, so the shared heap is left as it was.  No other
-	 * thread exists yet (the waiter starts after spawn), so musl's
-	 * set*id calls in the child act on it alone. */
-	c->pid = vfork();
+	/* fork, not vfork: a vfork parent sleeps until the child execs, so
+	 * a child stopped by the target user or blocked in chdir/execve on
+	 * a hung mount would freeze leash (no deadline, no forwarding); and
+	 * a child running as the target must not share root's memory.  No
+	 * other thread exists yet (the waiter starts after spawn), so
+	 * musl's set*id calls in the child act on it alone. */
+	c->pid = fork();
 	if (c->pid < 0) {
 		int err = errno;
 		close(fds[0]);
@@ -97,8 +104,6 @@ int spawn_start(const struct plan *plan, const sigset_t *orig_mask,
 		close(fds[0]);
 		child_run(plan, orig_mask, parent, fds[1]);
 	}
-	/* vfork resumed us after the child's exec or exit, so its group or
-	 * session already exists: no setpgid race to close from this side. */
 	close(fds[1]);
 	c->errfd = fds[0];
 	return 0;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* spawn: fork from the main thread; the child only prepares and execs,
  * and reports a failure as {stage, errno} on a close-on-exec pipe. */
 #ifndef LEASH_SPAWN_H

@@ -1,7 +1,9 @@
+/* SPDX-License-Identifier: ISC */
 /* supervise: one loop in the main thread waits for the child's exit, the
- * deadline or a signal to forward; signals are read from a signalfd, so
- * no handler ever runs asynchronously and nothing can act on a pid after
- * the single reap at the end. */
+ * deadline or a signal to forward.  Each event source owns one fd and
+ * one handler (signalfd, deadline timer, waiter); the loop polls the
+ * table and dispatches.  Nothing runs asynchronously, so nothing can act
+ * on a pid after the single reap at the end. */
 #define _GNU_SOURCE
 #include "supervise.h"
 
@@ -13,13 +15,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clock.h"
 #include "diag.h"
+#include "relay.h"
 #include "duration.h"
 #include "signals.h"
 #include "sigign.h"
+#include "timer.h"
 
-/* Every signal whose default action ends a process (GNU timeout 9.10's
+/* Every signal whose default action ends a process (GNU timeout 9.11's
  * list); leash forwards them to the command instead of dying. */
 static const int term_signals[] = {
 	SIGALRM, SIGINT, SIGQUIT, SIGHUP, SIGTERM, SIGPIPE, SIGUSR1, SIGUSR2,
@@ -27,11 +30,44 @@ static const int term_signals[] = {
 	SIGSYS, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT,
 };
 
-int supervise_prepare(struct sigstate *ss)
+/* SIGALRM (an outside ALRM is an expiry) and the -s signal are leash's
+ * to handle even when the caller ignored them (GNU 9.11's "We can't
+ * ignore these"): else a caller's `trap '' TERM` voids the deadline.
+ * Signals the kernel or leash's own design reserve are left alone. */
+static bool must_handle(int sig, int term_signal)
+{
+	if (sig == SIGALRM)
+		return true;
+	return sig == term_signal && sig != SIGKILL && sig != SIGSTOP &&
+	       sig != SIGCHLD && sig != SIGTTIN && sig != SIGTTOU && sig != 0;
+}
+
+static void handle(struct sigstate *ss, const sigset_t *ignored, int sig,
+		   int term_signal)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+
+	if (must_handle(sig, term_signal)) {
+		/* Default, not ignored: the command gets it that way too. */
+		if (sigismember(ignored, sig))
+			sigaction(sig, &dfl, NULL);
+		sigaddset(&ss->handled, sig);
+	} else if (!sigismember(ignored, sig)) {
+		sigaddset(&ss->handled, sig);
+	}
+}
+
+int supervise_prepare(const struct plan *plan, struct sigstate *ss)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	sigset_t ignored;
 
+	/* Lead a group of our own, which the command inherits: signals to
+	 * it reach the whole job, and at a prompt it stays the terminal's
+	 * foreground job.  EPERM (leash leads a session already, so it
+	 * leads its group too) is no failure, as for GNU. */
+	if (plan->lead_group)
+		setpgid(0, 0);
 	/* An inherited SIG_IGN (or SA_NOCLDWAIT) would let the kernel reap
 	 * the child behind our back and unpin its pid. */
 	if (sigaction(SIGCHLD, &dfl, NULL) < 0)
@@ -42,43 +78,42 @@ int supervise_prepare(struct sigstate *ss)
 	sigign_read(&ignored);
 	sigemptyset(&ss->handled);
 	for (size_t i = 0; i < sizeof term_signals / sizeof *term_signals; i++)
-		if (!sigismember(&ignored, term_signals[i]))
-			sigaddset(&ss->handled, term_signals[i]);
+		handle(ss, &ignored, term_signals[i], plan->term_signal);
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
-		if (!sigismember(&ignored, sig))
-			sigaddset(&ss->handled, sig);
-	/* Signals ignored at start stay ignored: nohup keeps working. */
+		handle(ss, &ignored, sig, plan->term_signal);
+	handle(ss, &ignored, plan->term_signal, plan->term_signal);
+	/* Other signals ignored at start stay ignored: nohup keeps working. */
 	return sigprocmask(SIG_BLOCK, &ss->handled, &ss->orig_mask);
+}
+
+int supervise_watch_terminal(struct sigstate *ss)
+{
+	sigset_t more;
+
+	sigemptyset(&more);
+	sigaddset(&more, SIGCHLD);
+	sigaddset(&more, SIGWINCH);
+	sigaddset(&more, SIGTSTP);
+	sigaddset(&more, SIGCONT);
+	sigorset(&ss->handled, &ss->handled, &more);
+	return sigprocmask(SIG_BLOCK, &more, NULL);
 }
 
 struct watch {
 	const struct plan *plan;
 	pid_t pid;
+	pid_t self;
 	int next_signal;        /* what the next expiry sends */
 	struct timespec kill_after;
-	int alarm_armed;
-	struct timespec alarm;  /* absolute, CLOCK_MONOTONIC */
+	struct timer timer;
+	struct waiter waiter;
+	int sfd;                /* signalfd of ss->handled, or -1 */
+	const sigset_t *handled;
+	struct relay *relay;    /* the pty's bytes, or NULL */
+	sigset_t to_group;      /* sent to our own group: later ones dropped */
 	bool timed_out;
 	bool sent_kill;
 };
-
-#define TIME_MAX ((time_t)(~0ULL >> 1))
-
-/* Saturating: a clamped "forever" duration must not wrap. */
-static void ts_add(struct timespec *t, const struct timespec *d)
-{
-	if (d->tv_sec >= TIME_MAX - t->tv_sec - 1) {
-		t->tv_sec = TIME_MAX;
-		t->tv_nsec = 0;
-		return;
-	}
-	t->tv_sec += d->tv_sec;
-	t->tv_nsec += d->tv_nsec;
-	if (t->tv_nsec >= 1000000000) {
-		t->tv_sec++;
-		t->tv_nsec -= 1000000000;
-	}
-}
 
 static void say_sending(const struct watch *w, int sig)
 {
@@ -89,35 +124,61 @@ static void say_sending(const struct watch *w, int sig)
 		  diag_quote(w->plan->argv[0]));
 }
 
-/* Send SIG as GNU timeout does: the pid (it may lead its own group), the
- * group, then CONT so a stopped command sees it; then the cgroup leaf,
- * which also reaches descendants that left the group.  Only called while
- * the child is unreaped, so w->pid is still ours. */
+/* Where group signals go: the child's own session (a uid change), else
+ * the group leash leads and shares with it; 0 in *TO means none. */
+static bool group_of(const struct watch *w, pid_t *to)
+{
+	const struct plan *p = w->plan;
+
+	if (p->new_session)
+		return *to = -w->pid, true;
+	*to = 0;
+	return p->lead_group;
+}
+
+/* kill(0, SIG) reaches leash too: the signalfd drops it (sent by us), and
+ * later arrivals of SIG are dropped as GNU's SIG_IGN drops them. */
+static void to_group(struct watch *w, pid_t to, int sig)
+{
+	if (to == 0)
+		sigaddset(&w->to_group, sig);
+	kill(to, sig);
+}
+
+/* Send SIG as GNU timeout does: the pid (it may lead a group of its
+ * own), the group, then CONT so a stopped command sees it; then the
+ * cgroup leaf, which also reaches descendants that left the group.  Only
+ * called while the child is unreaped, so w->pid is still ours. */
 static void deliver(struct watch *w, int sig)
 {
 	const struct plan *p = w->plan;
+	pid_t to;
 
 	if (!duration_is_zero(&w->kill_after)) {
 		/* The KILL timer starts with the first signal, once. */
 		w->next_signal = SIGKILL;
-		clock_now(CLOCK_MONOTONIC, &w->alarm);
-		ts_add(&w->alarm, &w->kill_after);
-		w->alarm_armed = 1;
+		timer_arm_in(&w->timer, &w->kill_after);
 		w->kill_after = (struct timespec){ 0, 0 };
 	}
 	if (p->verbose)
 		say_sending(w, sig);
 	kill(w->pid, sig);
 	/* --foreground: the command alone, as GNU does. */
-	if (p->foreground)
+	if (p->foreground || !group_of(w, &to))
 		return;
-	kill(-w->pid, sig);
+	if (sig == SIGKILL) {
+		/* KILL to our own group would end leash before it reaps and
+		 * removes the leaf: it goes there at the end (outcome). */
+		w->sent_kill = true;
+		if (to != 0)
+			kill(to, sig);
+	} else {
+		to_group(w, to, sig);
+	}
 	if (sig != SIGKILL && sig != SIGCONT) {
 		kill(w->pid, SIGCONT);
-		kill(-w->pid, SIGCONT);
+		to_group(w, to, SIGCONT);
 	}
-	if (sig == SIGKILL)
-		w->sent_kill = true;
 	if (!p->cg.active || sig == 0)
 		return;
 	if (sig == SIGKILL) {
@@ -132,79 +193,203 @@ static void deliver(struct watch *w, int sig)
 static void expire(struct watch *w)
 {
 	w->timed_out = true;
-	w->alarm_armed = 0;
 	deliver(w, w->next_signal);
 }
 
-/* Read every pending signal; ALRM from outside counts as expiry. */
-static void drain_signals(struct watch *w, int sfd)
+/* The command stopped itself inside its pty (`suspend -f`, `kill -STOP
+ * $$`): give the caller its terminal back and stop leash's own job, as
+ * sudo does, so the caller's shell sees a stopped job; `fg` continues
+ * leash, which takes the terminal again and continues the command. */
+static void suspend_session(struct watch *w)
 {
-	struct signalfd_siginfo si;
+	struct pty *p = w->relay->pty;
 
-	while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si) {
-		/* Our own -v line hit a closed pipe: not a signal to pass on,
-		 * or every message would breed the next one. */
-		if ((int)si.ssi_signo == SIGPIPE && (pid_t)si.ssi_pid == getpid())
+	relay_drain(w->relay, 0);
+	pty_restore(p);
+	/* STOP, not TSTP: TSTP is blocked here (read from the signalfd). */
+	kill(0, SIGSTOP);
+	relay_resume(w->relay);
+	pty_raw(p);
+	pty_sync_size(p);
+	kill(w->pid, SIGCONT);
+}
+
+static void on_child_change(struct watch *w)
+{
+	siginfo_t si;
+
+	si.si_pid = 0;
+	if (waitid(P_PID, (id_t)w->pid, &si, WSTOPPED | WNOHANG | WNOWAIT) == 0 &&
+	    si.si_pid == w->pid && si.si_code == CLD_STOPPED)
+		suspend_session(w);
+}
+
+/* Signals that only matter with a pty; true when SIG was one of them. */
+static bool on_terminal_signal(struct watch *w, int sig)
+{
+	switch (sig) {
+	case SIGCHLD: on_child_change(w); return true;
+	case SIGWINCH: pty_sync_size(w->relay->pty); return true;
+	/* Told to stop from outside: the command stops, then we follow. */
+	case SIGTSTP: kill(w->pid, SIGSTOP); return true;
+	case SIGCONT:
+		relay_resume(w->relay);
+		pty_raw(w->relay->pty);
+		pty_sync_size(w->relay->pty);
+		return true;
+	}
+	return false;
+}
+
+/* The next pending signal and its sender: from the signalfd, or, where
+ * there is none (a seccomp profile refusing signalfd4), taken pending
+ * with a zero sigtimedwait: the loop then wakes every 100 ms. */
+static bool next_signal(struct watch *w, int *sig, pid_t *from)
+{
+	if (w->sfd >= 0) {
+		struct signalfd_siginfo si;
+		if (read(w->sfd, &si, sizeof si) != (ssize_t)sizeof si)
+			return false;
+		*sig = (int)si.ssi_signo;
+		*from = (pid_t)si.ssi_pid;
+		return true;
+	}
+	siginfo_t si;
+	const struct timespec zero = { 0, 0 };
+	if ((*sig = sigtimedwait(w->handled, &si, &zero)) < 0)
+		return false;
+	*from = si.si_pid;
+	return true;
+}
+
+/* Source: the signals.  ALRM from outside counts as expiry. */
+static void on_signals(struct watch *w)
+{
+	int sig;
+	pid_t from;
+
+	while (next_signal(w, &sig, &from)) {
+		/* Our own group signals, and SIGPIPE from our own -v line on
+		 * a closed pipe: passing them on would breed more. */
+		if (from == w->self)
 			continue;
-		if ((int)si.ssi_signo == SIGALRM)
+		if (w->relay && on_terminal_signal(w, sig))
+			continue;
+		if (sig == SIGALRM)
 			expire(w);
-		else
-			deliver(w, (int)si.ssi_signo);
+		else if (!sigismember(&w->to_group, sig))
+			deliver(w, sig);
 	}
 }
 
-/* How long ppoll may sleep: until the alarm, capped by the strategy's
- * polling interval.  NULL means forever. */
-static struct timespec *wait_time(const struct watch *w,
-				  const struct waiter *wt, struct timespec *out)
+/* Source: the deadline (and then the -k) timer. */
+static void on_timer(struct watch *w)
 {
-	int cap = waiter_interval_ms(wt);
-	struct timespec now;
+	if (timer_expired(&w->timer))
+		expire(w);
+}
 
-	if (!w->alarm_armed && cap < 0)
-		return NULL;
-	*out = (struct timespec){ cap / 1000, (cap % 1000) * 1000000L };
-	if (!w->alarm_armed)
-		return out;
-	clock_now(CLOCK_MONOTONIC, &now);
-	struct timespec left = { w->alarm.tv_sec - now.tv_sec,
-				 w->alarm.tv_nsec - now.tv_nsec };
-	if (left.tv_nsec < 0) {
-		left.tv_sec--;
-		left.tv_nsec += 1000000000;
+/* One source of the loop: an fd, what to wait for, what to do. */
+struct source {
+	struct pollfd pfd;
+	void (*ready)(struct watch *w, short revents);
+};
+
+static void on_signals_src(struct watch *w, short revents)
+{
+	(void)revents;
+	on_signals(w);
+}
+
+static void on_timer_src(struct watch *w, short revents)
+{
+	(void)revents;
+	on_timer(w);
+}
+
+static void on_term_src(struct watch *w, short revents)
+{
+	(void)revents;
+	relay_from_term(w->relay);
+}
+
+static void on_master_src(struct watch *w, short revents)
+{
+	relay_from_master(w->relay, revents);
+}
+
+#define NSOURCES 5
+
+/* The table, in order: signals first, so a deadline or a signal is
+ * never starved by a busy pty. */
+static int sources(const struct watch *w, struct source *s)
+{
+	int n = 0;
+
+	s[n++] = (struct source){ { w->sfd, POLLIN, 0 }, on_signals_src };
+	s[n++] = (struct source){ { w->timer.fd, POLLIN, 0 }, on_timer_src };
+	/* The waiter's fd only wakes the loop: its condition reads it. */
+	s[n++] = (struct source){ { w->waiter.fd, POLLIN, 0 }, NULL };
+	if (w->relay) {
+		s[n++] = (struct source){ relay_term_poll(w->relay), on_term_src };
+		s[n++] = (struct source){ relay_master_poll(w->relay), on_master_src };
 	}
-	if (left.tv_sec < 0)
-		left = (struct timespec){ 0, 0 };
-	if (cap < 0 || left.tv_sec < out->tv_sec ||
-	    (left.tv_sec == out->tv_sec && left.tv_nsec < out->tv_nsec))
-		*out = left;
-	return out;
+	return n;
 }
 
-static int alarm_due(const struct watch *w)
-{
-	struct timespec now;
+#define SIGNAL_POLL_MS 100
 
-	if (!w->alarm_armed)
-		return 0;
-	clock_now(CLOCK_MONOTONIC, &now);
-	return now.tv_sec > w->alarm.tv_sec ||
-	       (now.tv_sec == w->alarm.tv_sec && now.tv_nsec >= w->alarm.tv_nsec);
+static int poll_ms(const struct watch *w)
+{
+	int a = timer_wait_ms(&w->timer), b = waiter_interval_ms(&w->waiter);
+	int ms = a < 0 ? b : b < 0 || a < b ? a : b;
+
+	/* No signalfd: pending signals are looked for at every wake-up. */
+	if (w->sfd < 0 && (ms < 0 || ms > SIGNAL_POLL_MS))
+		ms = SIGNAL_POLL_MS;
+	return ms;
 }
 
-static void watch_loop(struct watch *w, struct waiter *wt, int sfd)
+static void watch_loop(struct watch *w)
 {
-	struct pollfd pfd[2] = { { sfd, POLLIN, 0 }, { wt->fd, POLLIN, 0 } };
-	struct timespec ts;
+	struct source src[NSOURCES];
+	struct pollfd pfd[NSOURCES];
 
-	while (!waiter_exited(wt)) {
-		int n = ppoll(pfd, wt->fd >= 0 ? 2 : 1, wait_time(w, wt, &ts), NULL);
-		if (n < 0 && errno != EINTR)
+	while (!waiter_exited(&w->waiter)) {
+		int n = sources(w, src);
+		for (int i = 0; i < n; i++)
+			pfd[i] = src[i].pfd;
+		/* poll skips negative fds: a source may be idle for now. */
+		if (poll(pfd, (nfds_t)n, poll_ms(w)) < 0 && errno != EINTR)
 			break;
-		if (pfd[0].revents)
-			drain_signals(w, sfd);
-		if (alarm_due(w))
-			expire(w);
+		for (int i = 0; i < n; i++)
+			if (pfd[i].revents && src[i].ready)
+				src[i].ready(w, pfd[i].revents);
+		/* No timerfd, no signalfd: the clock and the pending
+		 * signals are polled. */
+		if (w->timer.fd < 0)
+			on_timer(w);
+		if (w->sfd < 0)
+			on_signals(w);
+	}
+}
+
+static void watch_open(struct watch *w, const struct sigstate *ss)
+{
+	const struct plan *p = w->plan;
+
+	sigemptyset(&w->to_group);
+	w->self = getpid();
+	w->handled = &ss->handled;
+	w->sfd = signalfd(-1, &ss->handled, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (w->sfd < 0 && p->verbose)
+		diag_warn_errno(errno, "no signalfd: signals are polled");
+	if (timer_open(&w->timer) < 0 && p->verbose)
+		diag_warn_errno(errno, "no timerfd: the deadline polls the clock");
+	if (!duration_is_zero(&p->duration)) {
+		struct timespec at = p->started;
+		timespec_add(&at, &p->duration);
+		timer_arm_at(&w->timer, &at);
 	}
 }
 
@@ -214,23 +399,26 @@ int supervise(const struct plan *plan, const struct sigstate *ss,
 	struct watch w = { .plan = plan, .pid = c->pid,
 			   .next_signal = plan->term_signal,
 			   .kill_after = plan->kill_after };
-	struct waiter wt;
+	struct relay relay;
 	siginfo_t si;
-	int sfd = signalfd(-1, &ss->handled, SFD_CLOEXEC | SFD_NONBLOCK);
 
-	if (!duration_is_zero(&plan->duration)) {
-		w.alarm = plan->started;
-		ts_add(&w.alarm, &plan->duration);
-		w.alarm_armed = 1;
+	watch_open(&w, ss);
+	if (plan->pty && plan->pty->master >= 0) {
+		relay_init(&relay, plan->pty);
+		w.relay = &relay;
 	}
 	/* Wake at the deadline, not up to 50 us (the default slack) after.
 	 * Set only now: fork and exec pass the slack on to the command. */
 	prctl(PR_SET_TIMERSLACK, 1UL);
-	waiter_start(&wt, kind, c->pid);
-	watch_loop(&w, &wt, sfd);
-	waiter_stop(&wt);
-	if (sfd >= 0)
-		close(sfd);
+	waiter_start(&w.waiter, kind, c->pid);
+	watch_loop(&w);
+	/* The command is gone: what it wrote last still reaches the caller. */
+	if (w.relay)
+		relay_drain(w.relay, 50);
+	waiter_stop(&w.waiter);
+	timer_close(&w.timer);
+	if (w.sfd >= 0)
+		close(w.sfd);
 	/* The one reap: from here on the pid is no longer ours. */
 	while (waitid(P_PID, (id_t)c->pid, &si, WEXITED) < 0)
 		if (errno != EINTR)

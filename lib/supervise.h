@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* supervise: wait for {child exited, deadline, signal to forward}, send
  * signals only while the child is unreaped, reap exactly once. */
 #ifndef LEASH_SUPERVISE_H
@@ -15,16 +16,22 @@ struct sigstate {
 	sigset_t handled;       /* blocked and read from a signalfd */
 };
 
-/* Before fork: SIGCHLD to default, TTIN/TTOU ignored, every terminating
- * signal not ignored at start blocked.  -1 with errno on failure. */
-int supervise_prepare(struct sigstate *ss);
+/* Before fork: leash leads its own process group when PLAN asks (GNU's
+ * setpgid(0, 0)), SIGCHLD to default, TTIN/TTOU ignored, every
+ * terminating signal not ignored at start blocked, and SIGALRM and the
+ * deadline signal blocked even when they were ignored.  -1 with errno. */
+int supervise_prepare(const struct plan *plan, struct sigstate *ss);
+
+/* With a pty: also read SIGCHLD (the command stopped), SIGWINCH, SIGTSTP
+ * and SIGCONT from the signalfd.  -1 with errno. */
+int supervise_watch_terminal(struct sigstate *ss);
 
 struct outcome {
 	int code;               /* CLD_EXITED, CLD_KILLED or CLD_DUMPED */
 	int status;             /* exit status or signal number */
 	bool timed_out;         /* the first signal was sent by the deadline */
-	bool sent_kill;         /* KILL went to the group, as GNU's went to
-				 * its own group and so to timeout itself */
+	bool sent_kill;         /* KILL is due to leash's own group, as GNU's
+				 * went there and so to timeout itself */
 };
 
 /* Watch C until it exits, applying PLAN's deadline; the one reap. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* waiter: learn of the child's exit without reaping it. */
 #define _GNU_SOURCE
 #include "waiter.h"

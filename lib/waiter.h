@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* waiter: learn that the child exited without reaping it, so its pid
  * stays pinned (a zombie) and kill() can never reach a recycled pid.
  * Strategies: a thread blocked in waitid(WNOWAIT) (default), a pidfd,

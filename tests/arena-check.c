@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* arena-check: lib/arena.c's malloc, calloc, realloc and free, checked
  * from inside (the library file is compiled in, so this helper's own
  * malloc is the arena).  Prints "ok" and exits 0, or names the first

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
 # The cgroup error paths, per --cgroup mode: no cpu hierarchy, a
 # read-only one, cgroup2 without cpu, a bad --cgroup-root.  The mount
 # tricks run inside a private mount namespace (unshare -m), so the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # cgroup-helpers.bash: where leash's groups live on this host, and how a
 # test cleans up after itself (load after helpers).  Works on a hybrid
 # host (cpu on v1, cgroup2 without controllers) and on a pure cgroup2

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
 # Finding the cgroup hierarchies in mountinfo (lib/mountinfo.c), on
 # crafted files: whole-token "cpu", " - " separator after a variable
 # number of optional fields, octal escapes, the root "/" preferred,
@@ -73,4 +74,23 @@ found() {
 	EOF
 	found
 	assert_output $'v1cpu=/fake/v1ok\nv2='
+}
+
+@test "a line longer than 8 KiB is dropped whole, its tail is no line" {
+	# The reader holds 8191 bytes: what follows that much of the long
+	# line reads as a cgroup line of its own if the tail is parsed.
+	local tail='31 30 0:28 / /fake/v1tail rw - cgroup cgroup rw,cpu'
+	local pad
+	pad=$(printf '%*s' 8191 '' | tr ' ' x)
+	{
+		printf '40 30 0:37 / /fake/v2 rw - cgroup2 cgroup2 rw\n'
+		printf '%s%s\n' "$pad" "$tail"
+		printf '32 30 0:28 / /fake/v1ok rw - cgroup cgroup rw,cpu\n'
+	} >"$MI"
+	found
+	assert_output $'v1cpu=/fake/v1ok\nv2=/fake/v2'
+	# The last line, long and without a newline, is dropped too.
+	printf '%s%s' "$pad" "$tail" >"$MI"
+	found
+	assert_output $'v1cpu=\nv2='
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
 # The per-uid cpu cgroup on this host's real hierarchies: layout, weight,
 # tree kill through the leaf, leftovers, cleanup, races, --cgroup modes.
 # Root only; every group a test makes is removed in teardown.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* cgvandal: remove cgroups as fast as it can, to race leash's
  * create-or-join.  Until STOPFILE exists: rmdir every run_* directory in
  * LEAFDIR, then every DIR in order (all failing with EBUSY while in use),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # helpers.bash: shared set-up for leash's bats files (load with `load helpers`).
 #
 # Binaries under test, from the environment or the build directory:
@@ -5,6 +6,8 @@
 #   TIMEOUT  timeout personality (build/timeout); TIMEOUT=/usr/bin/timeout
 #            runs timeout.bats in host mode against GNU timeout
 #   PROBE    tests/probe.c built (build/probe); compiled on the fly if absent
+# setup_suite.bash has copied leash, its links and the probe where every
+# user may run them, and points these variables at the copies.
 # LEASH_MUST_RUN=1 turns a skip for missing privileges into a failure.
 
 _helpers_abs() {
@@ -260,6 +263,27 @@ DFL=("$PROBE" -d "$DFL_SIGS" --)
 # 124 or 137.
 bounded() {
 	"$PROBE" -W -q -T "${BOUND:-20}" -d "$DFL_SIGS" -- "$@"
+}
+
+# deadline_after_stop SECS CMD...: CMD (running a probe -o "$TMP/ready")
+# in the background, SIGSTOPped once ready and SIGCONTinued SECS later.
+# Sets ST (its status) and AFTER_CONT_US (how long it took to end after
+# the SIGCONT): a deadline that passed meanwhile acts at once.
+deadline_after_stop() {
+	local secs=$1 pid t1
+	shift
+	"${DFL[@]}" "$@" &
+	pid=$!
+	track "$pid"
+	wait_file "$TMP/ready"
+	kill -STOP "$pid"
+	sleep "$secs"
+	t1=$(now_us)
+	kill -CONT "$pid"
+	ST=0
+	wait "$pid" || ST=$?
+	AFTER_CONT_US=$(($(now_us) - t1))
+	echo "status $ST, $((AFTER_CONT_US / 1000)) ms after SIGCONT" >&2
 }
 
 # Microseconds since the epoch (bash 5 EPOCHREALTIME).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
 # ident.bats: the native identity options (-u -g -G --keep-caps
 # --no-new-privs -l -p -w -C), checked from inside the child with the probe.
 # Needs root (test users are created in setup_file, removed in teardown_file).
@@ -71,20 +72,41 @@ probe_as() {
 	assert_status 125
 	run "$LEASH" -u leash_no_such_user_x -- touch "$TMP/ran"
 	assert_status 125
-	assert_output "leash: cannot resolve user 'leash_no_such_user_x': no such user"
+	assert_output "leash: cannot resolve user 'leash_no_such_user_x': no such user (leash reads /etc/passwd only)"
 	[[ ! -e $TMP/ran ]]
 }
 
-@test "Android user names when passwd has no entry" {
-	local spec want
+@test "Android user names where there is no /etc/passwd" {
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	local spec
 	for spec in shell:2000 system:1000 radio:1001 u0_a35:10035 app_35:10035 \
-		u10_system:1001000 u0_i7:90007 u10_a0:1010000 u0_shell:2000; do
-		run "$LEASH" -u "${spec%%:*}" -- "$PROBE" -k uid
+		u10_system:1001000 u0_i7:90007 u10_a0:1010000 u0_shell:2000 nobody:9999; do
+		run without_etc "$LEASH" -u "${spec%%:*}" -- "$PROBE" -k uid
 		assert_status 0
 		assert_output "${spec#*:}"
-		run "$LEASH" -u "${spec%%:*}" -- "$PROBE" -k gid
+		run without_etc "$LEASH" -u "${spec%%:*}" -- "$PROBE" -k gid
 		assert_output "${spec#*:}"
 	done
+	# A bare number is named as bionic names it.
+	run without_etc "$LEASH" -u 10035 -- "$PROBE" -k env:USER
+	assert_output u0_a35
+}
+
+@test "on a Linux host a name passwd lacks is no one: -u system, -u u0_a35 refused" {
+	local name
+	for name in system shell u0_a35 app_35 u10_system radio; do
+		getent passwd "$name" >/dev/null && continue
+		run "$LEASH" -u "$name" -- touch "$TMP/ran"
+		assert_status 125
+		assert_output "leash: cannot resolve user '$name': no such user (leash reads /etc/passwd only)"
+	done
+	run "$LEASH" -u "$U_NAME" -g inet -- touch "$TMP/ran"
+	assert_status 125
+	assert_output "leash: cannot resolve group 'inet': no such group (leash reads /etc/group only)"
+	[[ ! -e $TMP/ran ]]
+	# Numbers keep working, named by their number.
+	run "$LEASH" -u 10035 -- "$PROBE" -k env:USER
+	assert_output 10035
 }
 
 @test "passwd wins over Android names (nobody is 65534 here, 9999 on Android)" {
@@ -92,16 +114,18 @@ probe_as() {
 	assert_output "$(id -u nobody)"
 }
 
-@test "bad Android forms are unknown users" {
+@test "bad Android forms are unknown users, also without /etc/passwd" {
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
 	for spec in u0_a u0_a10000 u1001_a1 u0_x1 app_ app_10000 all_a35 u0_a35_cache u_a1; do
-		run "$LEASH" -u "$spec" -- true
+		run without_etc "$LEASH" -u "$spec" -- true
 		assert_status 125
-		[[ $output == *"no such user"* ]]
+		assert_output "leash: cannot resolve user '$spec': no such user (leash reads /etc/passwd only)"
 	done
 }
 
-@test "Android group names: all_a35, u0_a35_cache, inet" {
-	probe_as -u "$U_BARE" -g all_a35 -G u0_a35_cache,inet,u10_a7
+@test "Android group names without /etc/group: all_a35, u0_a35_cache, inet" {
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	run without_etc "$LEASH" -u "$U_BARE" -g all_a35 -G u0_a35_cache,inet,u10_a7 -- "$PROBE"
 	assert_status 0
 	assert_key gid 50035
 	assert_key groups 3003,20035,1010007
@@ -125,7 +149,7 @@ probe_as() {
 @test "bad group forms" {
 	run "$LEASH" -u "$U_NAME" -g leash_no_such_group -- touch "$TMP/ran"
 	assert_status 125
-	assert_output "leash: cannot resolve group 'leash_no_such_group': no such group"
+	assert_output "leash: cannot resolve group 'leash_no_such_group': no such group (leash reads /etc/group only)"
 	for list in "1,,2" "" "," "4294967295" "-1" "5x" "1,leash_no_such_group"; do
 		run "$LEASH" -u "$U_NAME" -G "$list" -- touch "$TMP/ran"
 		assert_status 125
@@ -136,7 +160,7 @@ probe_as() {
 }
 
 @test "more groups than NGROUPS_MAX (65536) is an error, not a truncation" {
-	command -v unshare >/dev/null || skip "no unshare"
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
 	local f=$TMP/group
 	cp /etc/group "$f"
 	awk -v u="$U_NAME" 'BEGIN { for (i = 0; i < 65537; i++) printf "lg%d:x:%d:%s\n", i, 3000000 + i, u }' >>"$f"
@@ -301,7 +325,10 @@ probe_as() {
 
 @test "TIOCSTI cannot reach the caller's terminal (under script)" {
 	tiocsti_setup
-	on_tty "$LEASH -u $U_NAME -- perl $TIOCSTI"
+	# Without a pty: a session with no terminal at all.  (With the pty,
+	# the default at a terminal, the push lands in the pty's own queue:
+	# tests/pty.bats.)
+	on_tty "$LEASH --no-pty -u $U_NAME -- perl $TIOCSTI"
 	assert_tiocsti_refused
 	# The control: --foreground keeps the terminal; where the kernel still
 	# allows TIOCSTI (dev.tty.legacy_tiocsti=1) the injection then works.
@@ -409,4 +436,104 @@ probe_as() {
 	run chroot "$r" /leash -u root -- /probe -k uid
 	assert_output 0
 	rm -rf "$r"
+}
+
+@test "Android names on Android: ANDROID_ROOT and /system/build.prop, even beside a passwd" {
+	command -v chroot >/dev/null || skip "no chroot"
+	local r
+	r=$(shared_tmpdir)
+	mkdir -p "$r/system/bin" "$r/etc"
+	cp "$LEASH" "$r/leash"
+	cp "$PROBE" "$r/probe"
+	if ! chroot "$r" /leash --version >/dev/null 2>&1 ||
+	   ! chroot "$r" /probe -k pid >/dev/null 2>&1; then
+		rm -rf "$r"
+		skip "leash or the probe is not statically linked"
+	fi
+	echo 'root:x:0:0:root:/:/probe' >"$r/etc/passwd"
+	: >"$r/system/build.prop"
+	run env ANDROID_ROOT=/system chroot "$r" /leash -u shell -- /probe -k uid
+	assert_status 0
+	assert_output 2000
+	run env ANDROID_ROOT=/system chroot "$r" /leash -u root -g inet -- /probe -k gid
+	assert_output 3003
+	# Either alone is not Android: a passwd lacking the name, no one.
+	run env -u ANDROID_ROOT chroot "$r" /leash -u shell -- /probe -k uid
+	assert_status 125
+	assert_output "leash: cannot resolve user 'shell': no such user (leash reads /etc/passwd only)"
+	rm "$r/system/build.prop"
+	run env ANDROID_ROOT=/system chroot "$r" /leash -u shell -- /probe -k uid
+	assert_status 125
+	rm -rf "$r"
+}
+
+@test "an error reading /etc/passwd is said as itself (EMFILE), not as a bad name" {
+	command -v prlimit >/dev/null || skip "no prlimit"
+	# A dynamic build (SANITIZE=1) cannot even load its libraries so.
+	prlimit --nofile=3 -- "$LEASH" --version >/dev/null 2>&1 || skip "needs a static build"
+	run prlimit --nofile=3 -- "$LEASH" -u "$U_NAME" -- touch "$TMP/ran"
+	assert_status 125
+	# musl and glibc word EMFILE differently.
+	[[ $output == "leash: cannot resolve user '$U_NAME': No file descriptors available" ||
+	   $output == "leash: cannot resolve user '$U_NAME': Too many open files" ]]
+	run prlimit --nofile=3 -- "$LEASH" -g "$G_OTHER" -- true
+	assert_status 125
+	[[ $output == "leash: cannot resolve group '$G_OTHER': No file descriptors available" ||
+	   $output == "leash: cannot resolve group '$G_OTHER': Too many open files" ]]
+	[[ ! -e $TMP/ran ]]
+}
+
+@test "a fresh session keyring: root's key is neither readable nor writable by the user" {
+	command -v keyctl >/dev/null || must_run_or_skip "no keyctl (keyutils)"
+	run in_keyring "$LEASH" -u "$U_NAME" -- sh -c "$KEY_PROBE"
+	assert_status 0
+	assert_key_private
+	run in_keyring "$LEASH" -u "$U_NAME" -l -- sh -c "$KEY_PROBE"
+	assert_key_private
+	run in_keyring "$LEASH" -u "$U_NAME" --foreground -t 10 -- sh -c "$KEY_PROBE"
+	assert_key_private
+	run in_keyring "$LEASH" -u 65534 -- sh -c "$KEY_PROBE"
+	assert_key_private
+	# The control: no uid change, no new keyring; root's key is there.
+	run in_keyring "$LEASH" -u root -- sh -c "$KEY_PROBE"
+	[[ $output == *key-read* && $output == *key-written* ]]
+}
+
+@test "the fresh keyring is root's to pay for: a target whose key quota is full still starts" {
+	command -v keyctl >/dev/null || must_run_or_skip "no keyctl (keyutils)"
+	local d
+	d=$(shared_tmpdir)
+	chown "$U_UID" "$d"
+	# The user fills its quota (maxkeys, 200 by default) and holds it.
+	setpriv --reuid="$U_UID" --regid="$G_PRIM_GID" --clear-groups -- keyctl session - sh -c \
+		'i=0; while keyctl add user "k$i" v @s >/dev/null 2>&1; do i=$((i + 1)); done
+		echo "$i" >"$1.tmp" && mv "$1.tmp" "$1" && exec sleep 60' sh "$d/full" >/dev/null &
+	track $!
+	wait_file "$d/full" 30
+	run in_keyring "$LEASH" -u "$U_NAME" -- sh -c "$KEY_PROBE"
+	kill_tracked "${TRACKED[-1]}"
+	assert_status 0
+	assert_key_private
+}
+
+@test "-l when the target cannot enter its home: the warning, then /" {
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	cd "$U_HOME"
+	run "$LEASH" -u nobody -l -- /bin/pwd
+	assert_status 0
+	assert_output "leash: warning: cannot change directory to '$(getent passwd nobody | cut -d: -f6)': No such file or directory
+/"
+	# A home that exists but is closed to the user (root can stat it).
+	local d
+	d=$(shared_tmpdir)
+	chmod 700 "$d"
+	run unshare -m --propagation private -- sh -c 'mount --bind "$1" "$2" && exec "$3" -u "$4" -l -- /bin/pwd' \
+		sh "$d" "$U_HOME" "$LEASH" "$U_NAME"
+	assert_status 0
+	assert_output "leash: warning: cannot change directory to '$U_HOME': Permission denied
+/"
+	# An explicit -C stays an error.
+	run "$LEASH" -u nobody -l -C /nonexistent -- /bin/pwd
+	assert_status 125
+	assert_output "leash: cannot change directory to '/nonexistent': No such file or directory"
 }

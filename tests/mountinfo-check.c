@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* mountinfo-check: run lib/mountinfo.c's discovery on a crafted
  * mountinfo file and print what it found:
  *   mountinfo-check FILE   ->  v1cpu=PATH / v2=PATH lines

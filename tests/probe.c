@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* probe: print what a process started by leash sees, one key=value a
  * line; or set up a hostile caller state, run a command and report how
  * it ended.  A test tool: simple, static, no libcap.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* spin: a CPU-bound task for the fair-share demo.  Waits until the wall
  * clock reaches START (seconds since the epoch, fractions allowed), then
  * counts loop iterations for SECS seconds and prints one line:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
 # Many launches at once, half of them hitting their deadline: every exit
 # status right, nothing orphaned or left behind, no zombie.
 

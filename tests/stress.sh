@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # stress.sh N PARALLEL MARK RESULTS: N launches of leash, PARALLEL at a
 # time; even ones hit their deadline (expect 124), odd ones end first
 # (expect 0).  One line per launch in RESULTS: "I EXPECTED GOT".

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
 # su.bats: the su personality, util-linux and AOSP dialects.
 # Needs root (test users are created in setup_file, removed in teardown_file).
 #
@@ -42,13 +43,21 @@ fi
 }
 
 @test "numbers and Android names as USER (util-linux 2.38 takes names only)" {
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
 	run su "$U_BARE" -c "$U_PROBE -k groups"
 	assert_status 0
 	assert_output "$U_BARE"
-	run su u0_a35 -c 'id -u'
-	assert_output 10035
 	run su 2000 -c 'id -u'
 	assert_output 2000
+	# Android names where there is no /etc/passwd; on this host, no one.
+	run without_etc "$SU" u0_a35 -c 'id -u'
+	assert_output 10035
+	if ! getent passwd u0_a35 >/dev/null; then
+		run su u0_a35 -c 'touch "$TMP/ran"'
+		assert_status 1
+		assert_output "su: user u0_a35 does not exist or the user entry does not contain all the required fields"
+		[[ ! -e $TMP/ran ]]
+	fi
 }
 
 @test "the caller's groups are not kept" {
@@ -282,14 +291,21 @@ Try 'su --help' for more information."
 	assert_key uid "$U_UID"
 	assert_key gid "$G_OTHER_GID"
 	assert_key groups "3003,$G_SUPP_GID"
-	run su shell,shell,inet,net_raw "$U_PROBE"
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	run without_etc "$SU" shell,shell,inet,net_raw "$U_PROBE"
 	assert_key uid 2000
 	assert_key gid 2000
 	assert_key groups 3003,3004
-	run su "u0_a35,all_a35" "$U_PROBE"
+	run without_etc "$SU" "u0_a35,all_a35" "$U_PROBE"
 	assert_key uid 10035
 	assert_key gid 50035
 	assert_key groups 50035
+	# With a passwd that lacks them, Android names are no one.
+	if ! getent passwd shell >/dev/null; then
+		run su shell,shell "$U_PROBE"
+		assert_status 1
+		assert_output "su: invalid uid/gid 'shell'"
+	fi
 }
 
 @test "AOSP: a bare uid does not keep the caller's groups (unlike AOSP su)" {
@@ -349,4 +365,66 @@ Try 'su --help' for more information."
 	assert_output "$U_UID"
 	run su "$U_NAME" -- id -u
 	[[ $output == *"id"* && $output != "$U_UID" ]]   # sh tried to open a script "id"
+}
+
+# --- both dialects -----------------------------------------------------------
+
+@test "a fresh session keyring: su, su -, su -c and AOSP su keep root's key from the user" {
+	command -v keyctl >/dev/null || must_run_or_skip "no keyctl (keyutils)"
+	run in_keyring su "$U_NAME" -c "$KEY_PROBE"
+	assert_status 0
+	assert_key_private
+	run in_keyring su - "$U_NAME" -c "$KEY_PROBE"
+	assert_key_private
+	run in_keyring su -l "$U_NAME" -s /bin/sh <<<"$KEY_PROBE"
+	assert_key_private
+	run in_keyring su 65534 sh -c "$KEY_PROBE"
+	assert_key_private
+	# The control: su to root keeps root's keyring.
+	run in_keyring su -c "$KEY_PROBE"
+	[[ $output == *key-read* && $output == *key-written* ]]
+}
+
+@test "an error reading /etc/passwd is said as itself, not as \"does not exist\"" {
+	command -v prlimit >/dev/null || skip "no prlimit"
+	# A dynamic build (SANITIZE=1) cannot even load its libraries so.
+	prlimit --nofile=3 -- su --version >/dev/null 2>&1 || skip "needs a static build"
+	run prlimit --nofile=3 -- su "$U_NAME" -c "touch $TMP/ran"
+	assert_status 1
+	[[ $output == "su: failed to look up user $U_NAME: No file descriptors available" ||
+	   $output == "su: failed to look up user $U_NAME: Too many open files" ]]
+	run prlimit --nofile=3 -- su "$U_NAME,$G_OTHER" touch "$TMP/ran"
+	assert_status 1
+	[[ $output == "su: failed to look up user '$U_NAME': "* ]]
+	[[ ! -e $TMP/ran ]]
+}
+
+@test "su - / su -l when the target cannot enter its home: util-linux's warning, and it runs" {
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	local home d form
+	home=$(getent passwd nobody | cut -d: -f6)
+	[[ -d $home ]] && skip "nobody's home $home exists here"
+	cd "$U_HOME"
+	for form in - -l; do
+		run su $form nobody -s /bin/sh -c /bin/pwd
+		assert_status 0
+		# util-linux 2.38 stays where it was; login(1) would go to /.
+		assert_output "su: warning: cannot change directory to $home: No such file or directory
+$U_HOME"
+	done
+	# A home that exists but is closed to the user: root could stat it.
+	d=$(shared_tmpdir)
+	chmod 700 "$d"
+	run unshare -m --propagation private -- sh -c 'mount --bind "$1" "$2" && cd / && exec "$3" - "$4" -c /bin/pwd' \
+		sh "$d" "$U_HOME" "$SU" "$U_NAME"
+	assert_status 0
+	assert_output "su: warning: cannot change directory to $U_HOME: Permission denied
+/"
+	# Beside util-linux's own su, where it is installed.
+	if /bin/su --version 2>/dev/null | grep -q util-linux; then
+		local ours=$output
+		run unshare -m --propagation private -- sh -c 'mount --bind "$1" "$2" && cd / && exec "$3" - "$4" -c /bin/pwd' \
+			sh "$d" "$U_HOME" /bin/su "$U_NAME"
+		assert_output "$ours"
+	fi
 }

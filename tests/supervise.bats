@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
 # leash's supervision core, native personality:
 #   leash [-t DURATION] [-s SIG] [-k DUR] [--preserve-status] [--foreground]
 #         [-v] [--] COMMAND [ARG]...
@@ -18,13 +19,13 @@ only_std_fds() {
 
 # --- what the command sees ---------------------------------------------------
 
-@test "child: its own new process group, same session, parent is leash" {
-	run bash -c 'echo $$; exec "$LEASH" -t 10 probe' 
+@test "child: in the process group leash leads (GNU's model), same session, parent is leash" {
+	run bash -c 'echo $$; exec "$LEASH" -t 10 probe'
 	assert_status 0
 	local lpid=${lines[0]}
 	printf '%s\n' "$output" >"$TMP/r"
 	[ "$(report_get ppid "$TMP/r")" = "$lpid" ]
-	[ "$(report_get pgid "$TMP/r")" = "$(report_get pid "$TMP/r")" ]
+	[ "$(report_get pgid "$TMP/r")" = "$lpid" ]
 	[ "$(report_get sid "$TMP/r")" = "$(probe -k sid)" ]
 }
 
@@ -88,7 +89,7 @@ only_std_fds() {
 @test "child: no leash descriptor leaks into the command" {
 	local w
 	for w in $WAITS; do
-		LEASH_WAIT=$w run only_std_fds "$LEASH" -t 10 -k 5 -v probe -k fds
+		LEASH_WAIT=$w run --separate-stderr only_std_fds "$LEASH" -t 10 -k 5 -v probe -k fds
 		echo "LEASH_WAIT=$w" >&2
 		assert_output 0,1,2
 		LEASH_WAIT=$w run only_std_fds "$LEASH" probe -k fds
@@ -135,10 +136,27 @@ only_std_fds() {
 	wait_gone "$(report_get pid "$TMP/ready")" 5
 }
 
+@test "PDEATHSIG: native sends KILL, not the -s signal (the timeout personality sends -s)" {
+	start_ready leash -t 30 -s USR1 probe -c USR1 -E -x 0 -l "$TMP/log" -o "$TMP/ready" -m "$MARK" -s 30 -q
+	local cpid
+	cpid=$(report_get pid "$TMP/ready")
+	kill -KILL "$READY_PID"
+	wait "$READY_PID" || true
+	wait_gone "$cpid" 5
+	[ ! -s "$TMP/log" ]
+}
+
+@test "native: a caller that ignores TERM still gets the deadline, and -s HUP with HUP ignored" {
+	BOUND=5 run bounded "$PROBE" -i TERM -- "$LEASH" -t 0.2 sleep 10
+	assert_status 124
+	BOUND=5 run bounded "$PROBE" -i HUP -- "$LEASH" -s HUP -t 0.2 sleep 10
+	assert_status 124
+}
+
 @test "parent check: leash as PID 1 of a pid namespace still runs the command" {
 	need_root "unshare of a pid namespace"
-	command -v unshare >/dev/null || skip "no unshare"
-	unshare -fp true 2>/dev/null || skip "cannot unshare a pid namespace here"
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	unshare -fp true 2>/dev/null || must_run_or_skip "cannot unshare a pid namespace here"
 	run unshare -fp "$LEASH" -t 10 sh -c 'exit 3'
 	assert_status 3
 	run unshare -fp "$LEASH" -t 0.1 sleep 10
@@ -232,7 +250,9 @@ orphans=0"
 }
 
 # audit_trace DIR: strace -ff files of one leash run.  Fails when a signal
-# is sent after the reap, by a thread that does not reap, or to 0 or -1.
+# is sent after the reap (but to leash itself or, for GNU's KILL death,
+# to the group leash leads, which its leader pins), by a thread that does
+# not reap, or to -1.
 audit_trace() {
 	local f reaper=
 	for f in "$1"/st.*; do
@@ -247,6 +267,7 @@ audit_trace() {
 			     /^(waitid\(P_PID, [0-9]+, .*\}, WEXITED, NULL\) = 0|wait4\()/ { reaped = 1; next }
 			     reaped && /^(kill|tkill|tgkill|pidfd_send_signal)\(/ {
 				if (index($0, "kill(" self ",") || index($0, "tgkill(" self ", " self ",")) next
+				if (index($0, "kill(0, SIGKILL)")) next
 				print FILENAME ": after the reap: " $0; bad = 1 }
 			     END { exit bad }' "$f" || return 1
 		elif grep -E '^(kill|tkill|tgkill|pidfd_send_signal)\(' "$f" >&2; then
@@ -254,7 +275,7 @@ audit_trace() {
 			return 1
 		fi
 	done
-	! grep -E '^kill\((0|-1), ' "$1"/st.* >&2
+	! grep -E '^kill\(-1, ' "$1"/st.* >&2
 }
 
 @test "reap: never a signal after the reap, at the deadline boundary (strace)" {
@@ -402,4 +423,48 @@ EOF
 	assert_status 125
 	run "$LEASH" -t 5
 	assert_status 125
+}
+
+# --- kernel fallbacks, forced by a seccomp filter (tests/nosys.c) ------------
+
+NOSYS=${NOSYS:-${LEASH_BUILDDIR:-$TOP/build}/nosys}
+
+@test "fallback: without timerfd the deadline still holds, by the clock; -v says so" {
+	[[ -x $NOSYS ]] || skip "no nosys helper"
+	local e
+	for e in ENOSYS EPERM; do
+		BOUND=8 run --separate-stderr bounded "$NOSYS" -e "$e" timerfd_create -- "$LEASH" -v -t 0.3 sleep 5
+		assert_status 124
+		[[ ${stderr_lines[0]} == "leash: no timerfd: the deadline polls the clock: "* ]]
+	done
+	# -k too: the KILL after the grace period.
+	BOUND=8 run bounded "$NOSYS" timerfd_create -- "$LEASH" -t 0.2 -k 0.2 probe -t -s 5 -q
+	assert_status 137
+}
+
+@test "fallback: without timerfd a stop of leash costs at most about 100 ms" {
+	[[ -x $NOSYS ]] || skip "no nosys helper"
+	deadline_after_stop 1.5 "$NOSYS" timerfd_create -- "$LEASH" -t 1 probe -o "$TMP/ready" -m "$MARK" -s 30 -q
+	[ "$ST" -eq 124 ]
+	((AFTER_CONT_US < 800000))
+}
+
+@test "fallback: LEASH_WAIT=pidfd without pidfd_open polls instead, same results" {
+	[[ -x $NOSYS ]] || skip "no nosys helper"
+	LEASH_WAIT=pidfd BOUND=8 run bounded "$NOSYS" pidfd_open -- "$LEASH" -t 0.2 sleep 5
+	assert_status 124
+	LEASH_WAIT=pidfd run "$NOSYS" pidfd_open -- "$LEASH" -t 5 sh -c 'exit 3'
+	assert_status 3
+}
+
+@test "fallback: without signalfd, signals are polled: forwarded, and the deadline holds; -v says so" {
+	[[ -x $NOSYS ]] || skip "no nosys helper"
+	BOUND=8 run --separate-stderr bounded "$NOSYS" signalfd4 -- "$LEASH" -v -t 0.3 sleep 5
+	assert_status 124
+	[[ ${stderr_lines[0]} == "leash: no signalfd: signals are polled: "* ]]
+	start_ready "$NOSYS" signalfd4 -- "$LEASH" -t 30 probe -c TERM -E -x 42 -o "$TMP/ready" -m "$MARK" -s 30 -q
+	kill -TERM "$READY_PID"
+	local st=0
+	wait "$READY_PID" || st=$?
+	[ "$st" -eq 42 ]
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
 # The GNU timeout contract, run against $TIMEOUT (leash's timeout
 # personality by default).  Host mode: TIMEOUT=/usr/bin/timeout runs the
 # same file against GNU timeout; behaviour newer than that GNU skips by
@@ -11,6 +12,19 @@ load helpers
 # The two lines of a GNU usage error.
 usage_error() {
 	printf '%s\n%s' "timeout: $1" "Try 'timeout --help' for more information."
+}
+
+# refused_durations D...: each is a usage error (125, GNU's two lines)
+# and runs nothing.
+refused_durations() {
+	local d
+	for d in "$@"; do
+		run timeout -- "$d" touch "$TMP/ran"
+		echo "duration [$d]" >&2
+		assert_status 125
+		assert_output "$(usage_error "invalid time interval '$d'")"
+	done
+	[ ! -e "$TMP/ran" ]
 }
 
 # --- exit status -------------------------------------------------------------
@@ -205,6 +219,53 @@ timeout: sending signal KILL to command 'probe'" ]
 	[ ! -e "$TMP/ran" ]
 }
 
+@test "-s: numbers of 255 and up are shell statuses with 8 bits (operand2sig)" {
+	# ksh reports a signal death as 256 + N: 1295 is TERM, 256 is 0.
+	run bounded timeout --preserve-status -s 1295 0.05 sleep 10
+	assert_status 143
+	run bounded timeout --preserve-status -s 271 0.05 sleep 10
+	assert_status 143
+	run bounded timeout -s 256 0.1 probe -s 0.4 -q
+	assert_status 124
+	local s
+	for s in 255 321 385 400 448 2147483663 4294967311; do
+		run timeout -s "$s" 10 touch "$TMP/ran"
+		assert_status 125
+		assert_output "$(usage_error "'$s': invalid signal")"
+	done
+	[ ! -e "$TMP/ran" ]
+}
+
+@test "-s: SIG before a number, and RTMIN/RTMAX with what strtol takes" {
+	local s
+	for s in SIG15 sig015 SigTerm; do
+		run bounded timeout --preserve-status -s "$s" 0.05 sleep 10
+		echo "-s $s" >&2
+		assert_status 143
+	done
+	for s in RTMIN2 rtmin+2 'RTMIN 2'; do
+		run bounded timeout --preserve-status -s "$s" 0.05 sleep 10
+		echo "-s $s" >&2
+		assert_status 164
+	done
+	for s in RTMIN-0 RTMIN0 RTMIN+0; do
+		run bounded timeout --preserve-status -s "$s" 0.05 sleep 10
+		echo "-s $s" >&2
+		assert_status 162
+	done
+	for s in RTMAX+0 RTMAX0 RTMAX-0 sigrtmax; do
+		run bounded timeout --preserve-status -s "$s" 0.05 sleep 10
+		echo "-s $s" >&2
+		assert_status 192
+	done
+	for s in RTMIN-1 RTMAX+1 RTMAX1 RTMIN+31 RTMAX-31 RTMIN+ SIG65 SIG+1 'SIG 1' SIGSIG1; do
+		run timeout -s "$s" 10 touch "$TMP/ran"
+		assert_status 125
+		assert_output "$(usage_error "'$s': invalid signal")"
+	done
+	[ ! -e "$TMP/ran" ]
+}
+
 # --- durations ---------------------------------------------------------------
 
 @test "duration: suffixes s m h d multiply" {
@@ -260,15 +321,95 @@ timeout: sending signal KILL to command 'probe'" ]
 	assert_status 124
 }
 
-@test "duration: invalid forms are a usage error, 125, nothing run" {
+@test "duration: a hex float that underflows to 0 still arms 1ns (GNU 9.7)" {
+	# musl's strtod gives 0 without ERANGE for most of these.
+	need_gnu 9.7
 	local d
-	for d in '' ' ' s 1ss 1S 1ms 1sec nan NaN x 1e 0x '0.1 ' '1 s' 1,5 -1 -0.5 1ee 1d2 ++1 - 1m1; do
-		run timeout -- "$d" touch "$TMP/ran"
+	for d in 0x1.8p-1076 0x1p-1075 0x3p-1080 0x0.0001p-1070 0xfp-2000 1e-400 0.0001e-400; do
+		run bounded timeout "$d" sleep 10
 		echo "duration [$d]" >&2
+		assert_status 124
+	done
+}
+
+@test "duration: a negative value that underflows is refused (GNU 9.7), -0 is 0" {
+	need_gnu 9.7
+	local d
+	refused_durations -1e-400 -0x1.8p-1076 -0x1p-1075
+	for d in -0x0p0 -0e-400 -0.0; do
+		run bounded timeout -- "$d" probe -s 0.3 -x 3 -q
+		assert_status 3
+	done
+}
+
+# make_locale DIR NAME SOURCE: compile glibc locale SOURCE (UTF-8) into
+# DIR/NAME, a LOCPATH directory; skip when the sources are not there.
+make_locale() {
+	command -v localedef >/dev/null || skip "no localedef"
+	[[ -e /usr/share/i18n/locales/$3 ]] || skip "no $3 locale source (package locales)"
+	mkdir -p "$1"
+	localedef -i "$3" -f UTF-8 "$1/$2" >/dev/null 2>&1 || [[ -e $1/$2/LC_NUMERIC ]] ||
+		skip "localedef $3 failed"
+}
+
+@test "duration: the locale's decimal comma, found through LOCPATH (de_DE)" {
+	make_locale "$TMP/loc" de_DE.UTF-8 de_DE
+	local d
+	for d in 0,1 0,1s 1,5e-1 0x0,2 ,1 0.1; do
+		LOCPATH=$TMP/loc LC_ALL=de_DE.UTF-8 run bounded timeout "$d" sleep 10
+		echo "duration [$d]" >&2
+		assert_status 124
+	done
+	# LC_NUMERIC alone, or LANG; the codeset as glibc normalizes it.
+	LOCPATH=$TMP/loc LC_ALL= LC_NUMERIC=de_DE.UTF-8 run bounded timeout 0,1 sleep 10
+	assert_status 124
+	LOCPATH=$TMP/loc LC_ALL= LANG=de_DE.UTF-8 run bounded timeout 0,1 sleep 10
+	assert_status 124
+	# In the C locale, or a locale glibc would not load, a comma is junk.
+	local env
+	for env in "LC_ALL=C LC_NUMERIC=de_DE.UTF-8" "LC_ALL=de_DE.utf8" \
+		"LC_ALL=de_DE.ISO-8859-1" "LC_ALL=xx_XX.UTF-8" "LC_ALL= LANG=de_DE.UTF-8 LC_NUMERIC=C"; do
+		run env $env LOCPATH="$TMP/loc" timeout 0,1 touch "$TMP/ran"
+		echo "env [$env]" >&2
 		assert_status 125
-		assert_output "$(usage_error "invalid time interval '$d'")"
 	done
 	[ ! -e "$TMP/ran" ]
+	LOCPATH=$TMP/loc LC_ALL=de_DE.UTF-8 run timeout 0,1,5 touch "$TMP/ran"
+	assert_status 125
+}
+
+@test "duration: the decimal point from glibc's locale archive (de_DE, ps_AF)" {
+	need_root "a private mount namespace over /usr/lib/locale"
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	make_locale "$TMP/src" de_DE.UTF-8 de_DE
+	make_locale "$TMP/src" ps_AF.UTF-8 ps_AF
+	mkdir -p "$TMP/root/usr/lib/locale"
+	localedef --prefix="$TMP/root" --add-to-archive "$TMP/src/de_DE.UTF-8" "$TMP/src/ps_AF.UTF-8" >/dev/null ||
+		skip "localedef --add-to-archive failed"
+	# ps_AF's decimal point is U+066B, two bytes.
+	run unshare -m sh -c '
+		mount --bind "$1/root/usr/lib/locale" /usr/lib/locale || exit 99
+		unset LOCPATH
+		for t in de_DE.UTF-8:0,1 de_DE.utf8:0,1 de_DE.UTF-8:0.1 ps_AF.UTF-8:0٫1; do
+			LC_ALL=${t%%:*} timeout "${t#*:}" sleep 10
+			echo "$t $?"
+		done
+		for t in de_DE:0,1 ps_AF.UTF-8:0,1 de_DE.UTF-8:0٫1; do
+			LC_ALL=${t%%:*} timeout "${t#*:}" true 2>/dev/null
+			echo "$t $?"
+		done' sh "$TMP"
+	[[ $status != 99 ]] || skip "cannot bind-mount over /usr/lib/locale"
+	assert_output "de_DE.UTF-8:0,1 124
+de_DE.utf8:0,1 124
+de_DE.UTF-8:0.1 124
+ps_AF.UTF-8:0٫1 124
+de_DE:0,1 125
+ps_AF.UTF-8:0,1 125
+de_DE.UTF-8:0٫1 125"
+}
+
+@test "duration: invalid forms are a usage error, 125, nothing run" {
+	refused_durations '' ' ' s 1ss 1S 1ms 1sec nan NaN x 1e 0x '0.1 ' '1 s' 1,5 -1 -0.5 1ee 1d2 ++1 - 1m1
 }
 
 @test "duration: -k takes the same syntax and errors" {
@@ -405,6 +546,29 @@ Try '$BIN/timeout --help' for more information."
 	assert_output "timeout: failed to run command 'no-such-command-$MARK': No such file or directory"
 }
 
+@test "messages: control characters in operands are escaped as GNU's quote()" {
+	run -127 timeout 1 $'a\nb'
+	assert_output "timeout: failed to run command 'a\\nb': No such file or directory"
+	run -127 timeout 1 $'\e[31mred\e[0m\t\x01\x7f\\\'"?'
+	assert_output "timeout: failed to run command '\\033[31mred\\033[0m\\t\\001\\177\\\\\\'\"?': No such file or directory"
+	run timeout $'1\n' true
+	assert_status 125
+	assert_output "$(usage_error "invalid time interval '1\\n'")"
+	run timeout -s $'TERM\r' 1 true
+	assert_status 125
+	assert_output "$(usage_error "'TERM\\r': invalid signal")"
+	# In the C locale every byte above 0x7e is one escape.
+	run -127 timeout 1 $'caf\xc3\xa9\xff'
+	assert_output "timeout: failed to run command 'caf\\303\\251\\377': No such file or directory"
+}
+
+@test "messages: in a UTF-8 locale, valid printable characters pass, the rest is escaped" {
+	locale -a 2>/dev/null | grep -qix 'c.utf-\?8' || skip "no C.UTF-8 locale"
+	# U+2028 is no printable character; U+2019 is the closing quote.
+	LC_ALL=C.UTF-8 run -127 timeout 1 $'caf\xc3\xa9\xff\n\xe2\x80\xa8x\xe2\x80\x99\xe2\x80'
+	assert_output "timeout: failed to run command ‘café\\377\\n\\342\\200\\250x\\’\\342\\200’: No such file or directory"
+}
+
 @test "messages: getopt's prefix and the hint repeat argv[0] as given" {
 	run "$BIN/timeout" -z 1 true
 	assert_status 125
@@ -525,6 +689,41 @@ orphans=0" ]
 	assert_status 137
 }
 
+@test "group: timeout leads the group the command is in, so kill -- -PID reaches the command" {
+	start_ready timeout 30 probe -o "$TMP/ready" -m "$MARK" -s 30 -q
+	local tpid=$READY_PID cpid st=0
+	cpid=$(report_get pid "$TMP/ready")
+	[ "$(report_get pgid "$TMP/ready")" = "$tpid" ]
+	# STOP is not forwarded by anyone: only the group signal stops it.
+	kill -STOP -- "-$tpid"
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[[ $(proc_state "$cpid") == T ]] && break
+		sleep 0.02
+	done
+	[[ $(proc_state "$cpid") == T ]]
+	kill -CONT -- "-$tpid"
+	kill -TERM -- "-$tpid"
+	wait "$tpid" || st=$?
+	[ "$st" -eq 143 ]
+	wait_gone "$cpid"
+}
+
+@test "group: a signal sent to timeout is passed on once, not back and forth" {
+	start_ready timeout 30 probe -c HUP -l "$TMP/log" -o "$TMP/ready" -m "$MARK" -s 1.5 -x 3 -q
+	local tpid=$READY_PID st=0
+	kill -HUP "$tpid"
+	# A supervisor that passes its own group signal on again never ends.
+	wait_gone "$tpid" 10
+	wait "$tpid" || st=$?
+	cat "$TMP/log" >&2
+	[ "$st" -eq 3 ]
+	# Once to the pid, once to the group; pending copies merge.
+	local n
+	n=$(grep -c HUP "$TMP/log")
+	((n >= 1 && n <= 2))
+}
+
 # --- signals sent to timeout ---------------------------------------------------
 
 # fwd SIG: start timeout in the background with SIG at its default, send
@@ -633,6 +832,51 @@ assert_forwarded() {
 @test "caller state: a child inherited through exec does not end the wait" {
 	run bounded sh -c 'sleep 0.1 & exec timeout 10 sh -c "sleep 0.5; exit 3"'
 	assert_status 3
+}
+
+@test "caller state: a caller that ignores TERM still gets the deadline" {
+	BOUND=5 run bounded "$PROBE" -i TERM -- timeout 0.2 sleep 10
+	assert_status 124
+	# The command gets TERM at its default, so it dies of it.
+	run "$PROBE" -i TERM -- timeout 10 probe -k ignored
+	[[ ,$output, != *,TERM,* ]]
+}
+
+@test "caller state: -s HUP with HUP ignored by the caller still ends the command" {
+	BOUND=5 run bounded "$PROBE" -i HUP -- timeout -s HUP 0.2 sleep 10
+	assert_status 124
+}
+
+@test "caller state: ALRM ignored by the caller is still the deadline's" {
+	"$PROBE" -i ALRM -- timeout 8 probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
+	local tpid=$! st=0 t0
+	track "$tpid"
+	wait_file "$TMP/ready"
+	t0=$(now_us)
+	kill -ALRM "$tpid"
+	wait "$tpid" || st=$?
+	[ "$st" -eq 124 ]
+	# Acted on the ALRM, not on the 8 s deadline.
+	(($(now_us) - t0 < 5000000))
+	assert_no_leftovers
+}
+
+@test "deadline: real time, counting the time timeout itself is stopped" {
+	deadline_after_stop 3 timeout 2 probe -o "$TMP/ready" -m "$MARK" -s 30 -q
+	[ "$ST" -eq 124 ]
+	# Expired while stopped: acted on at once, not with the 2 s that
+	# were left when the stop came.
+	((AFTER_CONT_US < 1000000))
+}
+
+@test "PDEATHSIG: the command gets the -s signal when timeout dies (GNU 9.10)" {
+	need_gnu 9.10
+	start_ready timeout -s USR1 25 probe -c USR1 -E -x 0 -l "$TMP/log" -o "$TMP/ready" -m "$MARK" -s 30 -q
+	kill -KILL "$READY_PID"
+	local cpid
+	cpid=$(report_get pid "$TMP/ready")
+	wait_gone "$cpid"
+	[ "$(cat "$TMP/log")" = USR1 ]
 }
 
 # --- the command's own fate ----------------------------------------------------

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # users.bash: test users and groups for ident.bats and su.bats.
 # users_setup (in setup_file) creates, with free ids picked at run time:
 #   U_NAME  a user (uid U_UID, primary group G_PRIM/G_PRIM_GID, member of
@@ -154,4 +155,46 @@ setup() {
 teardown() {
 	common_teardown
 	shared_cleanup
+}
+
+# without_etc CMD...: CMD in a private mount namespace whose /etc is an
+# empty tmpfs: no passwd, no group, as in an Android recovery image
+# (check for unshare(1) first: a skip cannot come from inside `run`).
+without_etc() {
+	unshare -m --propagation private -- sh -c \
+		'mount -t tmpfs -o mode=755 leash-noetc /etc || exit 99; exec "$@"' sh "$@"
+}
+
+# Session keyrings.  in_keyring CMD... runs CMD (every "@KEY@" in its
+# words replaced by a key's id) inside a session keyring of its own, in
+# which root has just added a user key holding "planted-by-root"; then it
+# prints "root-reads=VALUE" and "root-session=ID" (the keyring's id).
+# root's real session keyring is never touched, and the private one goes
+# away with the session.
+in_keyring() {
+	keyctl session - bash -c 'key=$(keyctl add user leash_test planted-by-root @s) || exit 99
+		"${@//@KEY@/$key}"
+		echo "root-reads=$(keyctl print "$key")"
+		echo "root-session=$(keyctl id @s)"' bash "$@"
+}
+
+# The target's side: what it could do with root's key, and which session
+# keyring it is in.
+KEY_PROBE='keyctl print @KEY@ >/dev/null 2>&1 && echo key-read
+keyctl update @KEY@ planted-by-target 2>/dev/null && echo key-written
+echo "session=$(keyctl id @s)"'
+
+# assert_key_private: after in_keyring ... KEY_PROBE, the command could
+# neither read nor replace root's key, and ran in a session keyring that
+# was not root's.
+assert_key_private() {
+	local mine theirs
+	mine=$(sed -n 's/^session=//p' <<<"$output")
+	theirs=$(sed -n 's/^root-session=//p' <<<"$output")
+	if [[ $output == *key-read* || $output == *key-written* ||
+	      $output != *"root-reads=planted-by-root"* ||
+	      -z $mine || $mine == "$theirs" ]]; then
+		printf 'root'\''s key or keyring reached the command:\n%s\n' "$output" >&2
+		return 1
+	fi
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* bench: `make bench`.  Launches leash and the tools it replaces many
  * times, interleaved round by round, and prints one table per section
  * (launch cost, exit detection, deadline overshoot, memory, size,
@@ -22,7 +23,7 @@ volatile int bench_stop;
 struct figures fig;
 
 static const char *const target_names[] = {
-	"true", "stamp", "sleeper", "holder", "slowsup", NULL
+	"true", "stamp", "sleeper", "holder", "slowsup", "minsup", NULL
 };
 
 static void on_stop(int sig)
@@ -64,6 +65,7 @@ static int setup_targets(struct setup *s)
 	snprintf(s->t_sleeper, sizeof s->t_sleeper, "%s/sleeper", s->dir);
 	snprintf(s->t_holder, sizeof s->t_holder, "%s/holder", s->dir);
 	snprintf(s->t_slowsup, sizeof s->t_slowsup, "%s/slowsup", s->dir);
+	snprintf(s->t_minsup, sizeof s->t_minsup, "%s/minsup", s->dir);
 	for (int i = 1; target_names[i]; i++) {
 		snprintf(path, sizeof path, "%s/%s", s->dir, target_names[i]);
 		if (link(s->t_true, path) < 0)
@@ -205,6 +207,7 @@ static void run_sections(const struct setup *s, const char *only)
 		{ "overshoot", sec_overshoot }, { "memory", sec_memory },
 		{ "size", sec_size }, { "scale", sec_scale },
 		{ "stress", sec_stress }, { "fair", sec_fair },
+		{ "relay", sec_relay },
 	};
 
 	for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++) {
@@ -227,6 +230,8 @@ static void figures_init(void)
 	for (int i = 0; i < 3; i++)
 		fig.cg_step_us[i] = NAN;
 	fig.t_ratio = fig.u_ratio = fig.thread_vs_pidfd = NAN;
+	fig.t_vs_floor = fig.u_off_ratio = NAN;
+	fig.relay_vs_su = fig.relay_rss_kib = NAN;
 	fig.t_ratio_cpu = fig.u_ratio_cpu = fig.thread_vs_pidfd_cpu = NAN;
 	fig.exit_med_us = fig.overshoot_med_us = NAN;
 	fig.rss_kib = fig.size_kib = NAN;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* bench: the harness behind `make bench`.  Shared declarations. */
 #ifndef LEASH_BENCH_H
 #define LEASH_BENCH_H
@@ -36,7 +37,7 @@ struct setup {
 	const char *fair;           /* the fair-share demo script, or NULL */
 	const char *variant[MAX_VARIANTS];  /* more leash binaries to compare */
 	char dir[64];               /* private temp dir holding the targets */
-	char t_true[96], t_stamp[96], t_sleeper[96], t_holder[96];
+	char t_true[96], t_stamp[96], t_sleeper[96], t_holder[96], t_minsup[96];
 	char t_slowsup[96];
 	int devnull;
 };
@@ -111,6 +112,7 @@ void sec_size(const struct setup *s);
 void sec_scale(const struct setup *s);
 void sec_stress(const struct setup *s);
 void sec_fair(const struct setup *s);
+void sec_relay(const struct setup *s);
 void sec_targets(void);
 
 /* One measurement each, for the self-test.  timing_exit: latency and
@@ -131,6 +133,10 @@ struct figures {
 	double t_ratio;             /* leash -t overhead / GNU timeout's */
 	double u_ratio;             /* leash -u cgroup overhead / setpriv's */
 	double thread_vs_pidfd;     /* thread overhead / pidfd overhead */
+	double t_vs_floor;          /* leash -t overhead / minimal supervisor's */
+	double u_off_ratio;         /* leash -u --cgroup=off / setpriv's */
+	double relay_vs_su;         /* pty relay time / util-linux su --pty's */
+	double relay_rss_kib;       /* leash's Rss while it relays */
 	double t_ratio_cpu, u_ratio_cpu, thread_vs_pidfd_cpu;  /* CPU time */
 	double exit_med_us;         /* worst leash strategy but poll */
 	double overshoot_med_us;    /* same */

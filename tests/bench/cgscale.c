@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* cgscale: the cost of the per-uid cgroup step as the number of uid
  * groups grows (1, 100, 1000 existing groups), and a stress run of many
  * launches over many uids, 8 at a time: failures, leaves left behind.

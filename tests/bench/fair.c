@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fair: the fair-share figures of `make demo`, one line per scenario.
  *
  * The demo script (build-aux/demo-fair.sh) is run with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* json: a streaming writer; commas and nesting are tracked here. */
 #include <math.h>
 #include <stdio.h>

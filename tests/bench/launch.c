@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* launch: the cost of one launch of `true` through each supervisor,
  * interleaved round by round (a random order each round) so that a
  * drift of the machine hits every row alike. */
@@ -8,7 +9,7 @@
 #include "bench.h"
 
 enum {
-	R_BARE, R_THREAD, R_PIDFD, R_POLL, R_LTIMEOUT, R_GNU, R_BUSYBOX,
+	R_BARE, R_FLOOR, R_THREAD, R_PIDFD, R_POLL, R_LTIMEOUT, R_GNU, R_BUSYBOX,
 	R_TOYBOX, R_U_OFF, R_U_CG, R_SETPRIV, R_RUNUSER, R_SU,
 	R_VAR,                      /* --variant binaries: -t, then -u rows */
 	R_N = R_VAR + 2 * MAX_VARIANTS
@@ -62,6 +63,8 @@ static void peer_rows(const struct setup *s, struct cmd *r)
 
 	snprintf(sucmd, sizeof sucmd, "%s 10 %s", G, T);
 	cmd_set(&r[R_BARE], "bare", "true (static, bare)", T, NULL);
+	cmd_set(&r[R_FLOOR], "floor", "minimal supervisor (fork+thread)",
+		s->t_minsup, T, NULL);
 	cmd_set(&r[R_GNU], "gnu_timeout", "timeout 10 true (GNU)", G, "10", T,
 		NULL);
 	cmd_set(&r[R_BUSYBOX], "busybox_timeout", "busybox timeout 10 true",
@@ -283,6 +286,11 @@ static void print_table(const struct cmd *r, const struct series *x,
 	json_end();
 	fig.t_ratio = x[R_THREAD].ovh / rt->ovh;
 	fig.u_ratio = x[R_U_CG].ovh / rs->ovh;
+	fig.t_vs_floor = x[R_THREAD].ovh / x[R_FLOOR].ovh;
+	fig.u_off_ratio = x[R_U_OFF].ovh / rs->ovh;
+	printf("  leash -t (thread) / minimal supervisor overhead: %.2f\n",
+	       fig.t_vs_floor);
+	json_num("thread_vs_floor", fig.t_vs_floor);
 	fig.thread_vs_pidfd = x[R_THREAD].ovh / x[R_PIDFD].ovh;
 	fig.t_ratio_cpu = x[R_THREAD].covh / rt->covh;
 	fig.u_ratio_cpu = x[R_U_CG].covh / rs->covh;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* machine: what the figures were measured on, and the targets summary. */
 #define _GNU_SOURCE
 #include <math.h>
@@ -116,6 +117,10 @@ void sec_targets(void)
 	json_arr("targets");
 	target("t_ratio", "leash -t overhead / GNU timeout's", 0.25,
 	       fig.t_ratio, "x");
+	target("t_vs_floor", "leash -t overhead / minimal supervisor's", 1.15,
+	       fig.t_vs_floor, "x");
+	target("u_off_ratio", "leash -u nobody --cgroup=off / setpriv chain's",
+	       0.18, fig.u_off_ratio, "x");
 	target("u_ratio", "leash -u nobody (cgroup) / setpriv chain's", 0.15,
 	       fig.u_ratio, "x");
 	target("exit_detection", "exit detection, net median (thread, pidfd)",
@@ -125,6 +130,10 @@ void sec_targets(void)
 	target("rss", "supervisor Rss (worst strategy)", 128, fig.rss_kib,
 	       "KiB");
 	target("size", "stripped binary", 150, fig.size_kib, "KiB");
+	target("relay_vs_su", "pty relay time / su --pty's", 1.0,
+	       fig.relay_vs_su, "x");
+	target("relay_rss", "leash Rss while relaying a pty", 160,
+	       fig.relay_rss_kib, "KiB");
 	target("thread_vs_pidfd", "thread overhead / pidfd overhead", 1.10,
 	       fig.thread_vs_pidfd, "x");
 	target("t_ratio_cpu", "(cpu time) leash -t / GNU timeout", 0.25,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* memory: what each supervisor holds while it waits (Rss and Pss from
  * /proc/PID/smaps_rollup, summed over every process of the chain but
  * the command), and leash's stripped size.  The harness is a child

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* run: launch commands cheaply and alike for every row. */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* selftest: `bench --selftest` checks the measuring methods against a
  * supervisor whose delays are known (the slowsup target): a supervisor
  * that exits 20 ms after its command must show 20 ms more exit latency

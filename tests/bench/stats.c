@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* stats: order statistics, the worst of several medians, and a small
  * random generator. */
 #include <math.h>

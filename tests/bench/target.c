@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* target: the programs the supervisors run.  The harness binary is
  * copied into a private directory and hard-linked under these names, so
  * every row starts the same small static executable.
@@ -6,18 +7,26 @@
  *   sleeper            like `sleep 10`; on SIGTERM write the time to fd 3,
  *                      then die of the signal
  *   holder [MS]        write the time to fd 3 (ready), live MS (400) ms
- *   slowsup ...        a slow supervisor, for the self-test (below) */
+ *   slowsup ...        a slow supervisor, for the self-test (below)
+ *   minsup CMD...      the floor of leash's launch: a minimal supervisor
+ *                      (fork, exec, a waitid(WNOWAIT) thread, poll on its
+ *                      eventfd, one reap), no options, no cgroup */
 #define _GNU_SOURCE
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/eventfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench.h"
 
 static int target_slowsup(int argc, char **argv);
+static int target_minsup(int argc, char **argv);
 
 static void stamp_fd3(void)
 {
@@ -60,6 +69,8 @@ int target_main(const char *name, int argc, char **argv)
 	}
 	if (!strcmp(name, "slowsup"))
 		return target_slowsup(argc, argv);
+	if (!strcmp(name, "minsup"))
+		return target_minsup(argc, argv);
 	if (!strcmp(name, "holder")) {
 		stamp_fd3();
 		sleep_ns((argc > 1 ? atoll(argv[1]) : 400) * 1000000);
@@ -92,4 +103,49 @@ static int target_slowsup(int argc, char **argv)
 	waitpid(pid, &status, 0);
 	sleep_ns(atoll(argv[1]) * 1000);
 	return 0;
+}
+
+struct minsup { pid_t pid; int efd; };
+
+static void *minsup_wait(void *arg)
+{
+	struct minsup *m = arg;
+	siginfo_t si;
+	uint64_t one = 1;
+
+	while (waitid(P_PID, (id_t)m->pid, &si, WEXITED | WNOWAIT) < 0)
+		;
+	if (write(m->efd, &one, sizeof one) < 0)
+		return NULL;
+	return NULL;
+}
+
+/* minsup CMD...: what any supervisor of leash's kind has to do. */
+static int target_minsup(int argc, char **argv)
+{
+	static unsigned char stack[16 * 1024];
+	struct minsup m;
+	pthread_attr_t attr;
+	pthread_t t;
+	siginfo_t si;
+
+	if (argc < 2)
+		return 2;
+	m.efd = eventfd(0, EFD_CLOEXEC);
+	m.pid = fork();
+	if (m.pid == 0) {
+		execv(argv[1], argv + 1);
+		_exit(127);
+	}
+	if (m.pid < 0)
+		return 1;
+	pthread_attr_init(&attr);
+	pthread_attr_setstack(&attr, stack, sizeof stack);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_create(&t, &attr, minsup_wait, &m);
+	struct pollfd pfd = { m.efd, POLLIN, 0 };
+	while (poll(&pfd, 1, -1) < 0)
+		;
+	waitid(P_PID, (id_t)m.pid, &si, WEXITED);
+	return si.si_code == CLD_EXITED ? si.si_status : 128 + si.si_status;
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
 # Runs inside the check-vm guest only: checks the premise of the guest,
 # that the cpu controller is on cgroup v2 and usable, before the leash
 # tests rely on it.

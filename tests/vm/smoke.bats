@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
 # Runs inside the check-vm guest: the least leash must do on a pure
 # cgroup v2 host with cpu on v2 (tests/cgroup.bats has the rest).
 

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: ISC */
+/* pty: open, attach, raw mode and restore of the caller's terminal. */
+#define _GNU_SOURCE
+#include "pty.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef TIOCGPTPEER
+#define TIOCGPTPEER _IO('T', 0x41)
+#endif
+
+bool pty_interactive(void)
+{
+	pid_t fg;
+
+	if (!isatty(0))
+		return false;
+	fg = tcgetpgrp(0);
+	/* tcgetpgrp fails (ENOTTY) on a terminal that is not our
+	 * controlling one. */
+	return fg > 0 && fg == getpgrp() && tcgetsid(0) == getsid(0);
+}
+
+/* Which std fds are the same terminal as fd 0 (same device). */
+static unsigned same_terminal(void)
+{
+	struct stat t, s;
+	unsigned mask = 0;
+
+	if (fstat(0, &t) < 0)
+		return 0;
+	for (int fd = 0; fd <= 2; fd++)
+		if (fstat(fd, &s) == 0 && S_ISCHR(s.st_mode) &&
+		    s.st_rdev == t.st_rdev)
+			mask |= 1u << fd;
+	return mask;
+}
+
+/* The slave, by TIOCGPTPEER (4.13+: no path lookup race) or by name. */
+static int open_slave(int master)
+{
+	char name[64];
+	int fd = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	if (fd >= 0 || (errno != EINVAL && errno != ENOTTY))
+		return fd;
+	if (ptsname_r(master, name, sizeof name) != 0)
+		return -1;
+	return open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+}
+
+/* The caller's modes and size, and the slave handed to the target user
+ * (else mesg, write and programs that check their tty's owner fail). */
+static int pty_setup(struct pty *p, uid_t uid, const char **step)
+{
+	struct winsize ws;
+
+	*step = "tcgetattr";
+	if (tcgetattr(p->term, &p->saved) < 0)
+		return -1;
+	*step = "tcsetattr";
+	if (tcsetattr(p->slave, TCSANOW, &p->saved) < 0)
+		return -1;
+	if (ioctl(p->term, TIOCGWINSZ, &ws) == 0)
+		ioctl(p->master, TIOCSWINSZ, &ws);
+	*step = "fchown";
+	if (fchown(p->slave, uid, (gid_t)-1) < 0)
+		return -1;
+	*step = "fchmod";
+	return fchmod(p->slave, 0620);
+}
+
+int pty_open(struct pty *p, uid_t uid, const char **step)
+{
+	int err;
+
+	p->term = 0;
+	p->raw = false;
+	p->slave = -1;
+	p->std_mask = same_terminal();
+	p->out = p->std_mask & 2 ? 1 : p->std_mask & 4 ? 2 : 0;
+	*step = "posix_openpt";
+	p->master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (p->master < 0)
+		return -1;
+	*step = "grantpt";
+	if (grantpt(p->master) < 0)
+		goto fail;
+	*step = "unlockpt";
+	if (unlockpt(p->master) < 0)
+		goto fail;
+	*step = "open the slave";
+	if ((p->slave = open_slave(p->master)) < 0)
+		goto fail;
+	if (pty_setup(p, uid, step) == 0)
+		return 0;
+fail:
+	err = errno;
+	if (p->slave >= 0)
+		close(p->slave);
+	close(p->master);
+	p->master = p->slave = -1;
+	return errno = err, -1;
+}
+
+int pty_attach(const struct pty *p)
+{
+	if (setsid() < 0 || ioctl(p->slave, TIOCSCTTY, 0) < 0)
+		return -1;
+	for (int fd = 0; fd <= 2; fd++)
+		if (p->std_mask & (1u << fd) && dup2(p->slave, fd) < 0)
+			return -1;
+	return 0;
+}
+
+void pty_after_fork(struct pty *p)
+{
+	close(p->slave);
+	p->slave = -1;
+	fcntl(p->master, F_SETFL, fcntl(p->master, F_GETFL) | O_NONBLOCK);
+}
+
+static bool in_foreground(const struct pty *p)
+{
+	return tcgetpgrp(p->term) == getpgrp();
+}
+
+void pty_raw(struct pty *p)
+{
+	struct termios t = p->saved;
+
+	if (p->raw || !in_foreground(p))
+		return;
+	/* Re-read: the modes may have changed while we were stopped. */
+	tcgetattr(p->term, &p->saved);
+	t = p->saved;
+	tcflag_t oflag = t.c_oflag;
+	cfmakeraw(&t);
+	t.c_oflag = oflag;
+	t.c_cc[VMIN] = 1;
+	t.c_cc[VTIME] = 0;
+	/* TCSADRAIN: typeahead is kept, unlike TCSAFLUSH. */
+	if (tcsetattr(p->term, TCSADRAIN, &t) == 0)
+		p->raw = true;
+}
+
+void pty_restore(struct pty *p)
+{
+	if (!p->raw)
+		return;
+	/* Only from the foreground; TTOU is ignored, so a background
+	 * tcsetattr would fail with EIO rather than stop us. */
+	if (in_foreground(p))
+		tcsetattr(p->term, TCSADRAIN, &p->saved);
+	p->raw = false;
+}
+
+void pty_sync_size(const struct pty *p)
+{
+	struct winsize ws;
+
+	if (p->master >= 0 && ioctl(p->term, TIOCGWINSZ, &ws) == 0)
+		ioctl(p->master, TIOCSWINSZ, &ws);
+}
+
+void pty_hangup(struct pty *p)
+{
+	if (p->master >= 0)
+		close(p->master);
+	p->master = -1;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: ISC */
+/* pty: a pseudo-terminal of its own for an interactive session under
+ * another uid, so that nothing the command does reaches the caller's
+ * terminal (TIOCSTI, a stolen foreground), while job control, /dev/tty
+ * and the window size work inside.  leash relays the bytes (relay.h). */
+#ifndef LEASH_PTY_H
+#define LEASH_PTY_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <termios.h>
+
+enum pty_mode {
+	PTY_AUTO,       /* when the session is interactive (pty_wanted) */
+	PTY_NEVER,      /* --no-pty, su -T: the caller's terminal is shared */
+	PTY_ALWAYS,     /* --pty, su -P: whenever stdin is our terminal */
+};
+
+struct pty {
+	int master;             /* -1: none */
+	int slave;              /* open until the fork, in the child dup'd */
+	int term;               /* the caller's terminal (fd 0) */
+	int out;                /* where the master's bytes go (1, 2 or 0) */
+	unsigned std_mask;      /* bit N: fd N is the caller's terminal */
+	bool raw;               /* the caller's terminal is in raw mode */
+	struct termios saved;   /* its modes before raw mode */
+};
+
+/* Is fd 0 leash's controlling terminal, with leash's group in its
+ * foreground (an interactive session)? */
+bool pty_interactive(void);
+
+/* Open a pty for UID (GID the slave's group when the tty group is not
+ * known), with the caller's modes and window size.  -1 with errno and
+ * *STEP naming the call that failed; nothing is left open then. */
+int pty_open(struct pty *p, uid_t uid, const char **step);
+
+/* Child, before the identity switch: a new session whose controlling
+ * terminal is the slave, which replaces the std fds that were the
+ * caller's terminal.  Async-signal-safe; -1 with errno. */
+int pty_attach(const struct pty *p);
+
+/* Parent, after the fork: drop the slave (so the master reads EIO once
+ * the last holder is gone) and make the master non-blocking. */
+void pty_after_fork(struct pty *p);
+
+/* The caller's terminal in raw mode (output flags kept, so the command's
+ * "\n" stays "\r\n" only where the caller's modes made it so), only while
+ * leash is in its foreground; and back.  Both idempotent. */
+void pty_raw(struct pty *p);
+void pty_restore(struct pty *p);
+
+/* The caller's window size onto the pty (the kernel then sends SIGWINCH
+ * to the pty's foreground group). */
+void pty_sync_size(const struct pty *p);
+
+/* Close the master: the session inside gets its hangup. */
+void pty_hangup(struct pty *p);
+
+#endif

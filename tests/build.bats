@@ -1,0 +1,71 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
+# build.bats: the build as a newcomer meets it, on a copy of the source
+# tree: plain make on an unconfigured tree, make distclean, deps.sh's
+# plan.  No root needed.
+
+load helpers
+
+# copy_tree: the source tree without what a build adds, in $SRC.
+copy_tree() {
+	SRC=$TMP/src
+	mkdir "$SRC"
+	tar -C "$TOP" --exclude=./.git --exclude=./build --exclude=./build-san \
+		--exclude=./config.mk --exclude='./bench-*.json' -cf - . |
+		tar -C "$SRC" -xf -
+}
+
+# cleanmake ARG...: make as a user types it, not as a child of the make
+# that runs this suite (whose MAKEFLAGS may carry CC=, -j and its jobserver).
+cleanmake() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make "$@"
+}
+
+# files DIR: every path under DIR, sorted.
+files() {
+	(cd "$1" && find . | LC_ALL=C sort)
+}
+
+@test "make on an unconfigured tree stops when configure fails, with its message" {
+	copy_tree
+	CC=leash-no-such-cc run cleanmake -C "$SRC"
+	[ "$status" -ne 0 ]
+	[[ $output == *"configure: C compiler 'leash-no-such-cc' not found"* ]]
+	[[ $output == *"leash: ./configure failed"* ]]
+	# Nothing was compiled with a compiler configure did not choose.
+	[[ $output != *"  CC      "* ]]
+	[[ ! -e $SRC/config.mk && ! -e $SRC/build ]]
+}
+
+@test "make distclean leaves exactly the tree it started from" {
+	copy_tree
+	files "$SRC" >"$TMP/before"
+	(cd "$SRC" && ./configure) >/dev/null
+	cleanmake -C "$SRC" build/probe >/dev/null
+	# What make bench and make check SANITIZE=1 leave at the top.
+	touch "$SRC/bench-0123abc.json" "$SRC/bench-0123abc-dirty-quick.json"
+	mkdir -p "$SRC/build-san/obj"
+	run cleanmake -C "$SRC" distclean
+	assert_status 0
+	files "$SRC" >"$TMP/after"
+	diff "$TMP/before" "$TMP/after"
+}
+
+@test "deps.sh updates the package lists before it installs, and only then" {
+	run "$TOP/build-aux/deps.sh" --dry-run --assume-missing check
+	assert_status 0
+	[[ ${lines[0]} == "leash: updating the package lists (apt-get update)" ]]
+	[[ ${lines[1]} == "leash: installing "* ]]
+	# Nothing missing: no update, no install.
+	run "$TOP/build-aux/deps.sh" --dry-run sh:dash
+	assert_status 0
+	assert_output ""
+}
+
+@test "deps.sh asks for bash-completion (check profile) and no longer for hyperfine" {
+	run "$TOP/build-aux/deps.sh" --dry-run --assume-missing check
+	[[ $output == *"installing bash-completion "* ]]
+	run "$TOP/build-aux/deps.sh" --dry-run --assume-missing bench
+	assert_status 2
+	[[ $output != *hyperfine* ]]
+}

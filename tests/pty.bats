@@ -1,0 +1,244 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
+# The pty of an interactive identity switch (DESIGN.md, Terminal): typed
+# at a prompt on a terminal of tests/ptyrun.c, `leash -u USER` and su's
+# interactive shell get a pseudo-terminal of their own; nothing they do
+# reaches the caller's terminal, which is left as it was.  Needs root.
+
+bats_require_minimum_version 1.5.0
+load helpers
+load pty-helpers
+load users
+
+SU=$(_helpers_abs "${SU:-$TOP/build/su}")
+
+setup() {
+	common_setup
+	need_root "switching identity"
+	need_pty
+	SHELL_IN="bash --norc --noprofile --noediting -i"
+	# The inner prompt differs from the outer one.
+	IN='IN> '
+}
+
+teardown() {
+	common_teardown
+	shared_cleanup
+}
+
+# inner CMD...: the line that starts an inner shell with prompt $IN.
+# The prompt is typed split ('I''N> '), so the echo of this line never
+# matches it.
+inner() {
+	printf "PS1='I''N> ' %s" "$*"
+}
+
+# screen_word KEY: the last KEY:WORD the screen shows, WORD only.
+screen_word() {
+	local w
+	w=$(tr -d '\r' <"$TMP/screen" | grep -aoE "$1:[^ ]+" | grep -v "\\\$" | tail -n 1)
+	printf '%s\n' "${w#"$1":}"
+}
+
+@test "pty: native -u gets a terminal of its own: another tty and session, job control inside" {
+	on_pty <<EOF
+line echo o''ut:\$(tty)
+expect $PROMPT
+line $(inner "$LEASH" -u "$U_NAME" -- $SHELL_IN)
+expect $IN
+line echo i''n:\$(tty)
+expect $IN
+line sleep 30 &
+expect $IN
+line jobs
+expect Running
+expect $IN
+line kill %1; wait; echo k''illed
+expect killed
+expect $IN
+line exit 7
+expect $PROMPT
+line echo s''t:\$?
+expect st:7
+EOF
+	local out in
+	out=$(screen_word out)
+	in=$(screen_word in)
+	echo "outer $out, inner $in" >&2
+	[[ $out == /dev/pts/* && $in == /dev/pts/* && $out != "$in" ]]
+}
+
+@test "pty: a resize of the caller's terminal reaches the inner session" {
+	on_pty -g 24x80 <<EOF
+line $(inner "$LEASH" -u "$U_NAME" -- $SHELL_IN)
+expect $IN
+line stty size
+expect 24 80
+resize 33 101
+line stty size
+expect 33 101
+expect $IN
+line exit
+EOF
+}
+
+@test "pty: output at exit is not lost, the status passes, the caller's modes are restored" {
+	on_pty <<EOF
+line stty -g > $TMP/before
+line $(inner "$LEASH" -u "$U_NAME" -- $SHELL_IN)
+expect $IN
+line echo LA''ST; exit 7
+expect LAST
+expect $PROMPT
+line echo s''t:\$?; stty -g > $TMP/after
+expect st:7
+EOF
+	cmp "$TMP/before" "$TMP/after"
+}
+
+@test "pty: ^C interrupts the inner foreground command, not the session" {
+	on_pty <<EOF
+line $(inner "$LEASH" -u "$U_NAME" -- $SHELL_IN)
+expect $IN
+line sleep 30
+sleep 0.5
+key ^C
+expect $IN
+line echo af''ter:\$?
+expect after:130
+expect $IN
+line exit 3
+expect $PROMPT
+line echo s''t:\$?
+expect st:3
+EOF
+}
+
+@test "pty: TIOCSTI from inside cannot reach the caller's terminal" {
+	tiocsti_setup
+	on_pty <<EOF
+line $(inner "$LEASH" -u "$U_NAME" -- $SHELL_IN)
+expect $IN
+line perl $TIOCSTI; exit 0
+expect $PROMPT
+line echo E''ND
+expect END
+EOF
+	# The byte went into the pty's own queue: the caller's next line is
+	# exactly what was typed.
+	! grep -aq 'xecho' "$TMP/screen"
+	! grep -aq 'command not found' "$TMP/screen"
+}
+
+@test "pty: the deadline and -k end an interactive session; the caller's modes are restored" {
+	on_pty <<EOF
+line stty -g > $TMP/before
+line sh -c "$(inner "$LEASH" -u "$U_NAME" -t 1 -k 1 -- $SHELL_IN)"'; echo s''t:\$?; stty -g > $TMP/after'
+expect $IN
+timeout 10
+expect st:137
+EOF
+	cmp "$TMP/before" "$TMP/after"
+}
+
+@test "pty: the command killed from outside, or leash sent TERM: the caller's modes are restored" {
+	on_pty <<EOF
+line stty -g > $TMP/before
+line sh -c "$(inner "$LEASH" -u "$U_NAME" -- $SHELL_IN)"'; echo s''t:\$?; stty -g > $TMP/after1'
+expect $IN
+line kill -KILL \$\$
+expect st:137
+line sh -c '"$LEASH" -u "$U_NAME" -- sleep 30 & sleep 0.5; kill -TERM \$!; wait \$!; echo s''t:\$?; stty -g > $TMP/after2'
+expect st:143
+EOF
+	cmp "$TMP/before" "$TMP/after1"
+	cmp "$TMP/before" "$TMP/after2"
+}
+
+@test "pty: pipes stay pipes (no \\r), no pty without a terminal" {
+	on_pty <<EOF
+line "$LEASH" -u "$U_NAME" -- sh -c 'echo hi' | od -c | head -n 1
+expect 0000000
+EOF
+	tr -d '\r' <"$TMP/screen" | grep -aq '^0000000   h   i  \\n$'
+	run "$LEASH" -u "$U_NAME" -- tty </dev/null
+	assert_output "not a tty"
+	run "$SU" "$U_NAME" -c tty </dev/null
+	assert_output "not a tty"
+}
+
+@test "pty: su USER, su - USER and Android su WHO get a terminal of their own; su -T shares the caller's" {
+	on_pty <<EOF
+line echo o''ut:\$(tty)
+expect out:
+expect $PROMPT
+line "$SU" "$U_NAME" -s /bin/sh
+line echo i''n1:\$(tty); exit
+expect in1:
+expect $PROMPT
+line "$SU" - "$U_NAME" -s /bin/sh
+line echo i''n2:\$(tty); exit
+expect in2:
+expect $PROMPT
+line "$SU" "$U_NAME,$G_PRIM"
+line echo i''n3:\$(tty); exit
+expect in3:
+expect $PROMPT
+line "$SU" -T "$U_NAME" -s /bin/sh
+line echo i''n4:\$(tty); exit
+expect in4:
+EOF
+	local out k
+	out=$(screen_word out)
+	echo "outer $out: $(screen_word in1) $(screen_word in2) $(screen_word in3) $(screen_word in4)" >&2
+	for k in in1 in2 in3; do
+		[[ $(screen_word $k) == /dev/pts/* && $(screen_word $k) != "$out" ]]
+	done
+	[[ $(screen_word in4) == "$out" ]]
+}
+
+@test "pty: no pty to be had: a session without a terminal and one warning" {
+	command -v unshare >/dev/null || skip "no unshare"
+	unshare -m true 2>/dev/null || must_run_or_skip "cannot unshare a mount namespace"
+	on_pty <<EOF
+line unshare -m sh -c 'mount --bind /dev/null /dev/ptmx && exec "$LEASH" -u "$U_NAME" -- sh -c "tty </dev/tty || echo no''tty"'; echo s''t:\$?
+expect st:0
+EOF
+	grep -aq 'cannot allocate a pseudo-terminal' "$TMP/screen"
+	grep -aq 'notty' "$TMP/screen"
+}
+
+@test "pty: the session stops itself: the caller gets its prompt and modes back; fg resumes it" {
+	on_pty <<EOF
+line stty -g > $TMP/before
+line $(inner "$LEASH" -u "$U_NAME" -- $SHELL_IN)
+expect $IN
+line kill -STOP \$\$
+expect Stopped
+expect $PROMPT
+line stty -g > $TMP/stopped; echo sa''ved
+expect saved
+line fg
+line echo ba''ck; exit 5
+expect back
+expect $PROMPT
+line echo s''t:\$?
+expect st:5
+EOF
+	cmp "$TMP/before" "$TMP/stopped"
+}
+
+@test "pty: a hangup of the caller's terminal ends the session, nothing is left" {
+	run env PS1="$IN" HISTFILE= TERM=dumb PROMPT_COMMAND= \
+		"$PTYRUN" -m "$MARK" -o "$TMP/screen" -- \
+		"$LEASH" -u "$U_NAME" -- $SHELL_IN <<EOF
+expect $IN
+line sleep 30 &
+expect $IN
+hangup
+EOF
+	echo "$output" >&2
+	[[ ${lines[-1]} == status=* ]]
+	assert_no_leftovers
+	[[ -z $(pgrep -u "$U_UID") ]]
+}
