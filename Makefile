@@ -307,3 +307,64 @@ distclean: clean
 
 help:
 	@sed -n '/SPDX-License-Identifier/d; /^$$/q; s/^# \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
+
+# ---- fuzzing: libFuzzer harnesses in tests/fuzz (issue 12) ----
+# clang with the glibc of the host (libFuzzer needs glibc), objects in
+# build-fuzz/ apart from the musl build.  make fuzz-build builds them;
+# make fuzz FUZZ_SECONDS=N runs each for N seconds (FUZZ_TARGETS="env
+# opt" picks some; FUZZ_SKIP=dup-vars,... turns off the checks of known
+# open findings, see tests/fuzz/README); make check replays every seed
+# corpus.
+FUZZ_CC ?= clang-14
+FUZZ_B := build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer -g
+FUZZ_CPPFLAGS := -I$(srcdir)/lib -I$(srcdir)/tests/fuzz -D_DEFAULT_SOURCE
+FUZZ_CFLAGS := -std=c11 -O1 $(CFLAGS_WARN) \
+	$(if $(filter 1,$(WERROR)),$(CFLAGS_WERROR)) $(FUZZ_SAN)
+FUZZ_LIB_OBJS := $(patsubst $(srcdir)/lib/%.c,$(FUZZ_B)/lib/%.o,$(wildcard $(srcdir)/lib/*.c))
+FUZZ_SRCS := $(filter-out %/common.c,$(sort $(wildcard $(srcdir)/tests/fuzz/*.c)))
+FUZZ_ALL := $(patsubst $(srcdir)/tests/fuzz/%.c,%,$(FUZZ_SRCS))
+FUZZ_TARGETS ?= $(FUZZ_ALL)
+FUZZ_BINS := $(patsubst %,$(FUZZ_B)/fuzz-%,$(FUZZ_ALL))
+
+.PHONY: fuzz fuzz-build fuzz-clean
+fuzz-build:
+	$(Q)$(call DEPS_CMD,fuzz)
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	$(Q)LEASH_FUZZ_SKIP='$(FUZZ_SKIP)' $(srcdir)/build-aux/fuzz.sh run \
+		$(FUZZ_SECONDS) $(FUZZ_B) $(FUZZ_TARGETS)
+
+$(FUZZ_B)/.flags: FORCE
+	@mkdir -p $(FUZZ_B)
+	@printf '%s\n' '$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS)' | cmp -s - $@ || \
+		printf '%s\n' '$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS)' >$@
+
+$(FUZZ_B)/%.o: $(srcdir)/%.c $(FUZZ_B)/.flags
+	@mkdir -p $(@D)
+	@echo "  CC      $< (fuzz)"
+	$(Q)$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+# An archive: each harness links only the lib objects it calls.
+$(FUZZ_B)/libleash.a: $(FUZZ_LIB_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_B)/fuzz-%: $(FUZZ_B)/tests/fuzz/%.o $(FUZZ_B)/tests/fuzz/common.o $(FUZZ_B)/libleash.a
+	@echo "  LD      $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@.tmp $^
+	$(Q)mv -f $@.tmp $@
+
+.SECONDARY: $(patsubst %,$(FUZZ_B)/tests/fuzz/%.o,$(FUZZ_ALL) common)
+-include $(FUZZ_LIB_OBJS:.o=.d) $(patsubst %,$(FUZZ_B)/tests/fuzz/%.d,$(FUZZ_ALL) common)
+
+# make check replays the corpora (build-aux/check.sh, one item each);
+# not when LEASH_CHECK_FILES picks some bats files only.
+check: $(if $(LEASH_CHECK_FILES),,fuzz-build)
+TEST_ENV += LEASH_FUZZ_BUILDDIR=$(abspath $(FUZZ_B))
+
+clean: fuzz-clean
+fuzz-clean:
+	$(Q)rm -rf $(FUZZ_B)

@@ -5,7 +5,9 @@
 # Ends with one line "N passed, N failed, N skipped" and fails on any
 # failure.  The Makefile sets LEASH, TIMEOUT, SU, PROBE, LEASH_BUILDDIR.
 #
-# Environment: LEASH_CHECK_FILES="tests/a.bats ..." runs only those files;
+# Environment: LEASH_CHECK_FILES="tests/a.bats ..." runs only those files
+# (and no fuzz replay); LEASH_FUZZ_BUILDDIR the harnesses of tests/fuzz,
+# each replayed over its seed corpus;
 # LEASH_CHECK_WAITS="thread pidfd poll" the strategies for the
 # supervision files; BATS_TEST_TIMEOUT seconds per test (default 180) and
 # LEASH_FILE_TIMEOUT seconds per bats run (default 1200), so that a hung
@@ -151,6 +153,15 @@ if [ -z "${LEASH_CHECK_FILES:-}" ]; then
 	if [ -f build-aux/checkman.sh ]; then
 		check_item "man/leash.1: every --help option documented" \
 			sh build-aux/checkman.sh
+	fi
+	# Every harness over its seed corpus: crashes, leaks, failed checks.
+	if [ -n "${LEASH_FUZZ_BUILDDIR:-}" ]; then
+		for h in tests/fuzz/*.c; do
+			h=${h##*/} h=${h%.c}
+			[ "$h" = common ] && continue
+			check_item "tests/fuzz/$h: seed corpus replay" \
+				build-aux/fuzz.sh replay "$LEASH_FUZZ_BUILDDIR" "$h"
+		done
 	fi
 fi
 

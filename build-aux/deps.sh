@@ -7,7 +7,8 @@
 #                          [PROFILE | PROBE:PACKAGE]...
 #
 # PROFILE: build (compile leash), check (build + the test suite, also
-# what make demo and make bench use), vm (make check-vm); aarch64, armhf,
+# what make demo and make bench use), fuzz (build + clang's libFuzzer,
+# for tests/fuzz; part of check), vm (make check-vm); aarch64, armhf,
 # i686, x86_64: build for that target (make ARCH=...: the cross gcc and
 # the target's kernel headers, host packages; build-aux/cross.sh fetches
 # the rest).  PROBE:PACKAGE adds one requirement:
@@ -34,6 +35,7 @@ profile() {
 			/usr/include/sys/capability.h:libcap-dev ;;
 	check)
 		profile build
+		profile fuzz
 		add bats:bats mandoc:mandoc \
 			setpriv:util-linux unshare:util-linux runuser:util-linux \
 			useradd:passwd groupadd:passwd \
@@ -41,6 +43,12 @@ profile() {
 			script:bsdutils busybox:busybox toybox:toybox strace:strace \
 			/usr/share/i18n/locales/de_DE:locales keyctl:keyutils \
 			/usr/share/bash-completion/bash_completion:bash-completion ;;
+	fuzz)
+		profile build
+		# clang's fuzzer and sanitizer runtimes, and the symbolizer
+		# for readable crash reports.
+		add clang-14:clang-14 dpkg=libclang-rt-14-dev:libclang-rt-14-dev \
+			llvm-symbolizer-14:llvm-14 ar:binutils ;;
 	vm)
 		profile build
 		# The guest's busybox, bash and kernel are downloaded into the
@@ -52,7 +60,7 @@ profile() {
 		# shellcheck disable=SC2154  # set by cross.sh info
 		[ "$native" = 1 ] ||
 			add "$gnu-gcc:$gccpkg" "/usr/$gnu/include/asm:$kpkg" ;;
-	*)	echo "deps.sh: unknown profile '$1' (build, check, vm, aarch64, armhf, i686, x86_64)" >&2
+	*)	echo "deps.sh: unknown profile '$1' (build, check, fuzz, vm, aarch64, armhf, i686, x86_64)" >&2
 		exit 2 ;;
 	esac
 }
