@@ -8,6 +8,7 @@
 #   make demo | bench | check-vm | install | uninstall | clean | distclean
 #   make ARCH=aarch64|armhf|i686|x86_64  a static build in build-ARCH/
 #   make check-cross | dist | release   (see "cross builds" below)
+#   make fuzz FUZZ_SECONDS=N  each libFuzzer harness (tests/fuzz) N seconds
 #   V=1 shows full command lines; WERROR=1|0 makes warnings errors or not
 #   (configure's default: 1 unless CFLAGS was given; check always uses 1);
 #   DEPS=0 skips build-aux/deps.sh in check, demo, bench and check-vm.
