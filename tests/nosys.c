@@ -6,7 +6,7 @@
  *   nosys [-e ERRNO] NAME[,NAME...] -- CMD [ARG]...
  *     NAME   timerfd_create pidfd_open clone3 signalfd4 close_range keyctl
  *            subreaper (prctl PR_SET_CHILD_SUBREAPER only)
- *     -e     the errno to fail with: ENOSYS (default) or EPERM
+ *     -e     the errno to fail with: ENOSYS (default), EPERM or E2BIG
  * A test tool: needs root or no_new_privs, which it sets. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -86,7 +86,8 @@ int main(int argc, char **argv)
 	int err = ENOSYS, i = 1;
 
 	if (i + 1 < argc && !strcmp(argv[i], "-e")) {
-		err = !strcmp(argv[i + 1], "EPERM") ? EPERM : ENOSYS;
+		err = !strcmp(argv[i + 1], "EPERM") ? EPERM :
+		      !strcmp(argv[i + 1], "E2BIG") ? E2BIG : ENOSYS;
 		i += 2;
 	}
 	if (i + 2 >= argc || strcmp(argv[i + 1], "--")) {
