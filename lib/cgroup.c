@@ -969,15 +969,20 @@ static int cg_kill_fd(int leaf, int sig, pid_t skip)
 	return cgfs_write(leaf, "cgroup.kill", "1");
 }
 
-int cgroup_kill(const struct cgroup_plan *cg)
+static int cg_kill_leaf(const struct cgroup_plan *cg)
 {
-	if (!cg->active || !cg->leaf[0])
-		return 0;
 	cg_wait_ms = 1000;
 	/* cgroup.kill (5.14) also catches forks racing with it. */
 	if (cg_on_leaf(cg, SIGKILL, 0, cg_kill_fd) == 0)
 		return 0;
 	return cg_signal_leaf(cg, SIGKILL, 0);
+}
+
+int cgroup_kill(const struct cgroup_plan *cg)
+{
+	if (!cg->active || !cg->leaf[0])
+		return 0;
+	return cg_kill_leaf(cg);
 }
 
 /* Remove our leaf: 0 done, 1 processes are left in it (kept), -1 error.
@@ -1013,11 +1018,8 @@ void cgroup_release(struct cgroup_plan *cg)
 		return;
 	}
 	if (cg->kill_leftovers &&
-	    cgfs_key(cg->leaf_fd, "cgroup.events", "populated") != 0) {
-		cg->active = true;
-		cgroup_kill(cg);
-		cg->active = false;
-	}
+	    cgfs_key(cg->leaf_fd, "cgroup.events", "populated") != 0)
+		cg_kill_leaf(cg);
 	rc = cg_leaf_remove(cg, cg_wait_ms);
 	if (rc > 0)
 		cg_note(cg, "cgroup: processes left in %s: kept, a later "
