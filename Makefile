@@ -194,7 +194,7 @@ bench:
 
 check-vm:
 	$(Q)$(call DEPS_CMD,vm)
-	$(Q)$(MAKE) --no-print-directory WERROR=1 all
+	$(Q)$(MAKE) --no-print-directory WERROR=1 all $(if $(BENCH_SRCS),$(B)/bench)
 	$(Q)if [ -x $(srcdir)/build-aux/check-vm.sh ]; then \
 		$(TEST_ENV) $(srcdir)/build-aux/check-vm.sh; \
 	else echo "leash: no build-aux/check-vm.sh: nothing to run in a VM" >&2; exit 1; fi

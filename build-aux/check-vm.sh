@@ -16,7 +16,10 @@
 #   VM_SMP       guest CPUs (default 2)
 #   VM_KERNEL    use this vmlinuz instead of the archive's linux-image-amd64
 #   VM_TESTS     comma-separated bats files, relative to the source tree
-#                (default tests/cgroup.bats)
+#                (default tests/cgroup.bats, clone3.bats, cgroup-track.bats)
+#   VM_BENCH     0: no bench stage (default 1: build/bench's launch and
+#                scale sections, quick: the cgroup step against its floor
+#                where the child is born in its leaf, ratios only)
 #   VM_TOOLS     host programs copied with their libraries, replacing
 #                busybox's (default: setpriv, unshare, mount, the shadow
 #                user tools, ps/pgrep and a few more)
@@ -34,7 +37,8 @@ cache=$builddir/vm-cache
 VM_TIMEOUT=${VM_TIMEOUT:-900}
 VM_MEM=${VM_MEM:-1536}
 VM_SMP=${VM_SMP:-2}
-VM_TESTS=${VM_TESTS:-tests/cgroup.bats}
+VM_TESTS=${VM_TESTS:-tests/cgroup.bats,tests/clone3.bats,tests/cgroup-track.bats}
+VM_BENCH=${VM_BENCH:-1}
 VM_TOOLS=${VM_TOOLS-setpriv setsid unshare nsenter mount umount flock \
 	getent find useradd userdel groupadd groupdel ps pgrep pkill}
 VM_SELFTEST=${VM_SELFTEST:-0}
@@ -249,6 +253,7 @@ make_initrd() {
 boot() {
 	local append="console=ttyS0 panic=-1 quiet loglevel=4 LEASH_VM=1"
 	append="$append LEASHVM_TESTS=$VM_TESTS LEASHVM_SELFTEST=$VM_SELFTEST"
+	append="$append LEASHVM_BENCH=$VM_BENCH"
 	append="$append ${VM_APPEND:-}"
 	: > "$results"
 	say "booting (qemu tcg, $VM_SMP cpus, $VM_MEM MiB, limit $VM_TIMEOUT s)"

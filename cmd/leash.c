@@ -133,7 +133,8 @@ static void leash_usage(void)
 	      "                            terminal (or, with --foreground, the caller's)\n"
 	      "\n"
 	      "Per-uid cpu cgroup:\n"
-	      "      --cgroup=MODE         auto (default as root), require, or off\n"
+	      "      --cgroup=MODE         auto (default as root), require, off, or track:\n"
+	      "                            only a per-launch leaf in cgroup2 (no cpu group)\n"
 	      "      --cpu-weight=N        cpu weight of the uid's group, 1..10000 (default 100)\n"
 	      "      --cgroup-root=DIR     parent of the uid groups (default <mount>/leash)\n"
 	      "      --kill-leftovers      when COMMAND exits, kill what remains in its group\n"
@@ -175,8 +176,10 @@ static void parse_cgroup_mode(const char *s, struct cgroup_plan *cg)
 		cg->mode = CGROUP_REQUIRE;
 	else if (!strcmp(s, "off"))
 		cg->mode = CGROUP_OFF;
+	else if (!strcmp(s, "track"))
+		cg->mode = CGROUP_TRACK;
 	else {
-		diag_warn("invalid cgroup mode %s: use auto, require or off",
+		diag_warn("invalid cgroup mode %s: use auto, require, track or off",
 			  diag_quote(s));
 		leash_try();
 	}

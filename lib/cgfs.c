@@ -18,9 +18,14 @@
 
 /* openat, not open: musl's open() adds an fcntl(FD_CLOEXEC) call for
  * old kernels, one more syscall on every cgroupfs file we touch. */
-int cgfs_open(const char *path, int flags)
+int cgfs_open(int at, const char *name, int flags)
 {
-	return openat(AT_FDCWD, path, flags | O_CLOEXEC);
+	return openat(at, name, flags | O_CLOEXEC);
+}
+
+int cgfs_dir(int at, const char *name)
+{
+	return cgfs_open(at, name, O_PATH | O_DIRECTORY);
 }
 
 int cgfs_join(char *dst, size_t size, const char *a, const char *b)
@@ -40,9 +45,9 @@ int cgfs_join(char *dst, size_t size, const char *a, const char *b)
 	return 0;
 }
 
-int cgfs_mkdir(const char *dir, bool *created)
+int cgfs_mkdir(int at, const char *name, bool *created)
 {
-	int rc = mkdir(dir, 0755);
+	int rc = mkdirat(at, name, 0755);
 
 	if (created)
 		*created = rc == 0;
@@ -51,16 +56,13 @@ int cgfs_mkdir(const char *dir, bool *created)
 	return 0;
 }
 
-int cgfs_write(const char *dir, const char *file, const char *val)
+int cgfs_write(int at, const char *file, const char *val)
 {
-	char path[PATH_MAX];
 	size_t len = strlen(val);
 	ssize_t n;
 	int fd, saved;
 
-	if (cgfs_join(path, sizeof path, dir, file) < 0)
-		return -1;
-	fd = cgfs_open(path, O_WRONLY);
+	fd = cgfs_open(at, file, O_WRONLY);
 	if (fd < 0)
 		return -1;
 	n = write(fd, val, len);
@@ -72,20 +74,22 @@ int cgfs_write(const char *dir, const char *file, const char *val)
 	return -1;
 }
 
-ssize_t cgfs_read(const char *dir, const char *file, char *buf, size_t size)
+ssize_t cgfs_read(int at, const char *file, char *buf, size_t size)
 {
-	char path[PATH_MAX];
 	ssize_t n = 0, got = 0;
 	int fd, saved;
 
-	if (cgfs_join(path, sizeof path, dir, file) < 0)
-		return -1;
-	fd = cgfs_open(path, O_RDONLY);
+	fd = cgfs_open(at, file, O_RDONLY);
 	if (fd < 0)
 		return -1;
+	/* A short read is the end: seq_file fills the buffer while it can
+	 * (and /proc/PID/stat is one record), so no read of 0 is needed. */
 	while ((size_t)got < size - 1 &&
-	       (n = read(fd, buf + got, size - 1 - got)) > 0)
+	       (n = read(fd, buf + got, size - 1 - got)) > 0) {
 		got += n;
+		if ((size_t)got < size - 1)
+			break;
+	}
 	saved = errno;
 	close(fd);
 	buf[got] = '\0';
@@ -96,12 +100,12 @@ ssize_t cgfs_read(const char *dir, const char *file, char *buf, size_t size)
 	return got;
 }
 
-long cgfs_key(const char *dir, const char *file, const char *key)
+long cgfs_key(int at, const char *file, const char *key)
 {
 	char buf[512], *p = buf;
 	size_t klen = strlen(key);
 
-	if (cgfs_read(dir, file, buf, sizeof buf) < 0)
+	if (cgfs_read(at, file, buf, sizeof buf) < 0)
 		return -1;
 	while (p && *p) {
 		if (strncmp(p, key, klen) == 0 && p[klen] == ' ')
@@ -125,9 +129,8 @@ static long cgfs_ms_since(const struct timespec *t0)
 
 /* cgroup.events raises POLLPRI on every change, so we sleep in poll()
  * and re-read instead of spinning. */
-int cgfs_wait_event(const char *dir, const char *key, long want, int ms)
+int cgfs_wait_event(int dir, const char *key, long want, int ms)
 {
-	char path[PATH_MAX];
 	struct timespec t0;
 	struct pollfd p;
 	long left;
@@ -141,9 +144,7 @@ int cgfs_wait_event(const char *dir, const char *key, long want, int ms)
 			errno = ETIMEDOUT;
 		return -1;
 	}
-	if (cgfs_join(path, sizeof path, dir, "cgroup.events") < 0)
-		return -1;
-	p.fd = cgfs_open(path, O_RDONLY);
+	p.fd = cgfs_open(dir, "cgroup.events", O_RDONLY);
 	if (p.fd < 0)
 		return -1;
 	p.events = POLLPRI;
@@ -178,16 +179,14 @@ static void cgfs_parse_pids(char *buf, size_t *keep,
 	memmove(buf, p, *keep);
 }
 
-int cgfs_each_pid(const char *dir, void (*fn)(pid_t, void *), void *arg)
+int cgfs_each_pid(int dir, void (*fn)(pid_t, void *), void *arg)
 {
-	char path[PATH_MAX], buf[4096];
+	char buf[4096];
 	size_t keep = 0;
 	int fd, count = 0;
 	ssize_t n;
 
-	if (cgfs_join(path, sizeof path, dir, "cgroup.procs") < 0)
-		return -1;
-	fd = cgfs_open(path, O_RDONLY);
+	fd = cgfs_open(dir, "cgroup.procs", O_RDONLY);
 	if (fd < 0)
 		return -1;
 	while ((n = read(fd, buf + keep, sizeof buf - 1 - keep)) > 0) {
@@ -198,13 +197,13 @@ int cgfs_each_pid(const char *dir, void (*fn)(pid_t, void *), void *arg)
 	return n < 0 ? -1 : count;
 }
 
-int cgfs_rmdir(const char *dir, int ms)
+int cgfs_rmdir(int at, const char *name, int ms)
 {
 	struct timespec t0, pause = { 0, 1000000 };
 
 	clock_now(CLOCK_MONOTONIC, &t0);
 	/* Exiting tasks pin a cgroup for a moment after populated 0. */
-	while (rmdir(dir) < 0) {
+	while (unlinkat(at, name, AT_REMOVEDIR) < 0) {
 		if (errno == ENOENT)
 			return 0;
 		if (errno != EBUSY || cgfs_ms_since(&t0) >= ms)
@@ -219,8 +218,8 @@ unsigned long long cgfs_starttime(pid_t pid)
 	char path[64], buf[1024], *p;
 	unsigned long long start = 0;
 
-	snprintf(path, sizeof path, "/proc/%d", (int)pid);
-	if (cgfs_read(path, "stat", buf, sizeof buf) <= 0)
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if (cgfs_read(AT_FDCWD, path, buf, sizeof buf) <= 0)
 		return 0;
 	/* The command name may hold spaces and parens: skip to the last ')'
 	 * then fields 3..21 to reach the start time (22). */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /* cgfs: small primitives on cgroupfs files, shared by the parent and the
  * forked child (everything but cgfs_each_pid and cgfs_wait_event is
- * async-signal-safe: no stdio, no malloc). */
+ * async-signal-safe: no stdio, no malloc).  Files are named relative to
+ * a directory descriptor AT (AT_FDCWD for a path), so a group is
+ * resolved once and then reached through its descriptor. */
 #ifndef LEASH_CGFS_H
 #define LEASH_CGFS_H
 
@@ -9,34 +11,38 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* open PATH with O_CLOEXEC added, in one syscall. */
-int cgfs_open(const char *path, int flags);
+/* openat AT/NAME with O_CLOEXEC added, in one syscall. */
+int cgfs_open(int at, const char *name, int flags);
+
+/* An O_PATH descriptor of the directory AT/NAME; -1 with errno. */
+int cgfs_dir(int at, const char *name);
 
 /* DST = A "/" B (B may be NULL: DST = A).  -1 ENAMETOOLONG. */
 int cgfs_join(char *dst, size_t size, const char *a, const char *b);
 
-/* mkdir DIR 0755; EEXIST counts as success.  *CREATED (may be NULL)
+/* mkdir AT/NAME 0755; EEXIST counts as success.  *CREATED (may be NULL)
  * says whether this call made it. */
-int cgfs_mkdir(const char *dir, bool *created);
+int cgfs_mkdir(int at, const char *name, bool *created);
 
-/* Write VAL to DIR/FILE in one write(2). */
-int cgfs_write(const char *dir, const char *file, const char *val);
+/* Write VAL to AT/FILE in one write(2). */
+int cgfs_write(int at, const char *file, const char *val);
 
-/* Read DIR/FILE into BUF (NUL-terminated); bytes read or -1. */
-ssize_t cgfs_read(const char *dir, const char *file, char *buf, size_t size);
+/* Read AT/FILE into BUF (NUL-terminated); bytes read or -1.  One read
+ * when the file fits: cgroupfs returns a whole small file at once. */
+ssize_t cgfs_read(int at, const char *file, char *buf, size_t size);
 
 /* The value of KEY in a "key value" file such as cgroup.events, or -1. */
-long cgfs_key(const char *dir, const char *file, const char *key);
+long cgfs_key(int at, const char *file, const char *key);
 
 /* Wait until KEY in DIR/cgroup.events reads WANT, at most MS ms.
  * 0 when it does, -1 with ETIMEDOUT (or the open error). */
-int cgfs_wait_event(const char *dir, const char *key, long want, int ms);
+int cgfs_wait_event(int dir, const char *key, long want, int ms);
 
 /* Call FN for every pid in DIR/cgroup.procs; the number of pids or -1. */
-int cgfs_each_pid(const char *dir, void (*fn)(pid_t, void *), void *arg);
+int cgfs_each_pid(int dir, void (*fn)(pid_t, void *), void *arg);
 
-/* rmdir DIR, retrying EBUSY for at most MS ms; ENOENT counts as done. */
-int cgfs_rmdir(const char *dir, int ms);
+/* rmdir AT/NAME, retrying EBUSY for at most MS ms; ENOENT counts as done. */
+int cgfs_rmdir(int at, const char *name, int ms);
 
 /* Start time of PID (field 22 of /proc/PID/stat), 0 when it is gone. */
 unsigned long long cgfs_starttime(pid_t pid);

@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: ISC */
 /* cgroup: the per-uid cpu group and the per-launch leaf.
- * Parent: cgroup_prepare before fork, cgroup_signal/cgroup_kill while
- * the child is unreaped, cgroup_release after the reap.
- * Child: cgroup_join, while still root, before the identity switch.
+ * Parent: cgroup_prepare before fork (cgroup_birth_fd: the leaf a clone3
+ * child is born in), cgroup_signal/cgroup_kill while the child is
+ * unreaped, cgroup_release after the reap.
+ * Child: cgroup_join_step, while still root, before the identity switch.
  *
  * Layout.  v2 (cpu on cgroup2): R/uid_<uid>/run_<pid>_<boot ns>,
  * R = <cgroup2 mount>/leash or --cgroup-root; "+cpu" only in R's
  * cgroup.subtree_control; processes only in the leaf.  v1 (cpu on a
  * legacy hierarchy): <cpu mount>/leash/uid_<uid> holds the processes
  * directly; when cgroup2 is mounted too (hybrid) a leaf
- * <cgroup2 mount>/leash/uid_<uid>/run_<id> tracks and kills the launch. */
+ * <cgroup2 mount>/leash/uid_<uid>/run_<id> tracks and kills the launch.
+ * No cpu controller anywhere (or --cgroup=track): only that leaf, in
+ * cgroup2, so the deadline still reaches every process of the launch.
+ * The uid groups and the leaf are held as directory descriptors from
+ * creation on; paths are resolved again only to remake a group that
+ * another process removed under us. */
 #ifndef LEASH_CGROUP_H
 #define LEASH_CGROUP_H
 
@@ -19,7 +25,9 @@
 /* PATH_MAX without depending on the feature macros of the includer. */
 #define CGROUP_PATH_MAX 4096
 
-enum cgroup_mode { CGROUP_AUTO, CGROUP_REQUIRE, CGROUP_OFF };
+/* TRACK: a per-launch leaf in cgroup2 only, no cpu group (the tree kill
+ * of a cgroup for a command that keeps its uid, e.g. root without -u). */
+enum cgroup_mode { CGROUP_AUTO, CGROUP_REQUIRE, CGROUP_OFF, CGROUP_TRACK };
 
 /* Which join failed, for the child's error report (spawn_error.step). */
 enum cgroup_step { CGROUP_STEP_LEAF = 1, CGROUP_STEP_CPU };
@@ -27,8 +35,8 @@ enum cgroup_step { CGROUP_STEP_LEAF = 1, CGROUP_STEP_CPU };
 struct cgroup_plan {
 	/* Options, filled by cmd/. */
 	enum cgroup_mode mode;
-	const char *root;       /* --cgroup-root; NULL: LEASH_CGROUP_ROOT,
-				 * else the default */
+	const char *root;       /* --cgroup-root or LEASH_CGROUP_ROOT;
+				 * NULL: the default */
 	unsigned weight;        /* --cpu-weight 1..10000, 0 when not given */
 	bool kill_leftovers;
 	bool verbose;
@@ -46,12 +54,17 @@ struct cgroup_plan {
 
 	/* State, owned by lib/cgroup.c, set by cgroup_prepare. */
 	bool active;            /* a group was prepared: the child joins it */
-	int version;            /* cpu hierarchy: 1 or 2 */
+	bool created;           /* the cpu uid group was made by this launch */
+	int version;            /* cpu hierarchy: 1 or 2; 0: leaf only */
 	char cpu_top[CGROUP_PATH_MAX];  /* v1: <cpu mount>/leash; v2: R */
 	char cpu_uid[CGROUP_PATH_MAX];  /* uid_<uid>, cpu hierarchy */
 	char leaf_top[CGROUP_PATH_MAX]; /* cgroup2 R of the leaf, or "" */
 	char leaf_uid[CGROUP_PATH_MAX]; /* cgroup2 uid_<uid> above it */
 	char leaf[CGROUP_PATH_MAX];     /* the leaf we made, or "" */
+	/* O_PATH directory descriptors (close-on-exec), -1 when none. */
+	int cpu_fd;             /* v1: the cpu uid group (the child joins it) */
+	int uid_fd;             /* cgroup2 uid_<uid>, the leaf's parent */
+	int leaf_fd;            /* the leaf */
 	char wfile[24];         /* "cpu.shares" / "cpu.weight", "" unset */
 	char wvalue[16];        /* the value to write there */
 	char msg[CGROUP_PATH_MAX + 256];   /* the last message for *what */
@@ -67,12 +80,18 @@ struct cgroup_plan {
  * and exit 125.  Anything half made is removed again. */
 int cgroup_prepare(struct cgroup_plan *cg, uid_t uid, const char **what);
 
-/* Child, before dropping identity: write "0" to the leaf's and (v1) the
- * uid group's cgroup.procs, recreating groups removed under us (bounded).
- * Uses only async-signal-safe calls.  -1 with errno on failure;
- * cgroup_join_step also says which join failed. */
-int cgroup_join(const struct cgroup_plan *cg);
-int cgroup_join_step(const struct cgroup_plan *cg, enum cgroup_step *step);
+/* The leaf's directory descriptor for clone3(CLONE_INTO_CGROUP), or -1
+ * when there is no leaf.  cgroup_birth_lost: clone3 said ENOENT (the
+ * leaf was removed under us): make it again; -1 when that fails. */
+int cgroup_birth_fd(const struct cgroup_plan *cg);
+int cgroup_birth_lost(struct cgroup_plan *cg);
+
+/* Child, before dropping identity: write "0" to the leaf's (unless BORN
+ * in it) and (v1) the uid group's cgroup.procs, recreating groups
+ * removed under us (bounded).  Uses only async-signal-safe calls.  -1
+ * with errno on failure; *STEP says which join failed. */
+int cgroup_join_step(const struct cgroup_plan *cg, bool born,
+		     enum cgroup_step *step);
 
 /* Parent, after a failed join reported by the child: one line naming the
  * path, the error and a hint (STEP 0 when unknown).  Points into cg. */
@@ -86,9 +105,10 @@ int cgroup_signal(const struct cgroup_plan *cg, int sig);
 int cgroup_kill(const struct cgroup_plan *cg);
 /* After the reap: kill leftovers if asked, remove our leaf once it is
  * empty (bounded wait: 1 s after SIGKILL, 0.1 s after another signal to
- * the leaf, else none); a leaf with leftovers stays.  Then sweep: empty
- * leaves of the same uid whose creator is gone are removed.  The uid
- * groups are never removed. */
+ * the leaf, else none); a leaf with leftovers stays.  Then, only when
+ * the uid group has other leaves, sweep: empty leaves of the same uid
+ * whose creator is gone are removed.  The uid groups are never removed.
+ * Closes the descriptors. */
 void cgroup_release(struct cgroup_plan *cg);
 
 #endif

@@ -9,6 +9,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "clone3.h"
 #include "execvp.h"
 
 extern char **environ;
@@ -55,7 +56,7 @@ static void child_pdeathsig(const struct plan *p, pid_t parent, int fd)
 }
 
 static _Noreturn void child_run(const struct plan *p, const sigset_t *mask,
-				pid_t parent, int fd)
+				pid_t parent, int fd, bool born)
 {
 	enum ident_step step = 0;
 	enum cgroup_step cstep = 0;
@@ -65,7 +66,7 @@ static _Noreturn void child_run(const struct plan *p, const sigset_t *mask,
 	signal(SIGTTOU, SIG_DFL);
 	child_session(p, fd);
 	/* Join while still root: the groups are not the target's to write. */
-	if (p->cg.active && cgroup_join_step(&p->cg, &cstep) < 0)
+	if (p->cg.active && cgroup_join_step(&p->cg, born, &cstep) < 0)
 		child_fail(fd, SPAWN_CGROUP, (int)cstep, 125);
 	if (ident_apply(&p->id, &step) < 0)
 		child_fail(fd, SPAWN_IDENT, (int)step, 125);
@@ -79,11 +80,37 @@ static _Noreturn void child_run(const struct plan *p, const sigset_t *mask,
 	child_fail(fd, SPAWN_EXEC, 0, errno == ENOENT ? 127 : 126);
 }
 
-int spawn_start(const struct plan *plan, const sigset_t *orig_mask,
+/* Born in the leaf where the kernel can (clone3 into its directory: no
+ * migration, no write to cgroup.procs), else fork and let the child
+ * join.  ENOENT: the leaf was removed under us, make it again; any other
+ * error (no clone3 here: ENOSYS, EPERM, E2BIG; or a refusal the join
+ * will name) takes the fork path. */
+static pid_t spawn_fork(struct plan *plan, bool *born)
+{
+	for (int i = 0; i < 32; i++) {
+		int leaf = cgroup_birth_fd(&plan->cg);
+		pid_t pid;
+
+		if (leaf < 0)
+			break;
+		pid = clone3_into(leaf);
+		if (pid >= 0) {
+			*born = true;
+			return pid;
+		}
+		if (errno != ENOENT || cgroup_birth_lost(&plan->cg) < 0)
+			break;
+	}
+	*born = false;
+	return fork();
+}
+
+int spawn_start(struct plan *plan, const sigset_t *orig_mask,
 		struct child *c)
 {
 	int fds[2];
 	pid_t parent = getpid();
+	bool born;
 
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -1;
@@ -92,8 +119,9 @@ int spawn_start(const struct plan *plan, const sigset_t *orig_mask,
 	 * a hung mount would freeze leash (no deadline, no forwarding); and
 	 * a child running as the target must not share root's memory.  No
 	 * other thread exists yet (the waiter starts after spawn), so
-	 * musl's set*id calls in the child act on it alone. */
-	c->pid = fork();
+	 * musl's set*id calls in the child act on it alone, and clone3
+	 * needs none of fork's lock handling (lib/clone3.c). */
+	c->pid = spawn_fork(plan, &born);
 	if (c->pid < 0) {
 		int err = errno;
 		close(fds[0]);
@@ -102,7 +130,7 @@ int spawn_start(const struct plan *plan, const sigset_t *orig_mask,
 	}
 	if (c->pid == 0) {
 		close(fds[0]);
-		child_run(plan, orig_mask, parent, fds[1]);
+		child_run(plan, orig_mask, parent, fds[1], born);
 	}
 	close(fds[1]);
 	c->errfd = fds[0];

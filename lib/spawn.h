@@ -30,9 +30,11 @@ struct child {
 	int errfd;              /* read end of the error pipe */
 };
 
-/* Fork and exec PLAN.  ORIG_MASK is the caller's signal mask, restored in
- * the child just before exec.  -1 with errno if fork or pipe fails. */
-int spawn_start(const struct plan *plan, const sigset_t *orig_mask,
+/* Fork and exec PLAN; a child with a cgroup leaf is born in it where the
+ * kernel allows (clone3), which may remake the leaf in PLAN->cg.
+ * ORIG_MASK is the caller's signal mask, restored in the child just
+ * before exec.  -1 with errno if fork or pipe fails. */
+int spawn_start(struct plan *plan, const sigset_t *orig_mask,
 		struct child *c);
 
 /* After the reap: 1 and *E filled if the child failed before exec,

@@ -22,7 +22,7 @@ teardown() {
 	common_teardown
 	[[ -n ${UA:-} ]] && cg_remove_uid "$UA"
 	if [[ -n ${PARENT:-} ]]; then
-		rmdir "$PARENT"/*/ "$PARENT" 2>/dev/null
+		rmdir "$PARENT"/*/*/*/ "$PARENT"/*/*/ "$PARENT"/*/ "$PARENT" 2>/dev/null
 	fi
 	return 0
 }
@@ -94,13 +94,19 @@ ro_cpu() {
 	[[ ${lines[0]} == *"Read-only file system"* ]]
 }
 
-@test "cgroup2 without cpu and no v1 cpu: no controller available" {
+only_v2="$hide_all && mkdir /sys/fs/cgroup/unified &&
+	mount -t cgroup2 leashtest /sys/fs/cgroup/unified"
+
+@test "cgroup2 without cpu and no v1 cpu: auto tracks in a leaf, require fails" {
 	[[ $CG_V == 1 ]] || skip "cpu is on cgroup2 here"
-	only_v2="$hide_all && mkdir /sys/fs/cgroup/unified &&
-		mount -t cgroup2 leashtest /sys/fs/cgroup/unified"
 	run in_ns "$only_v2" "$LEASH" -v -u "$UA" -- "$PROBE" -k cgroup
 	assert_status 0
-	[[ $output == *"leash: running without a cgroup: no cpu cgroup controller available"* ]]
+	[[ $output == *"leash: cgroup: tracking leaf only: no cpu cgroup controller available"* ]]
+	# In the leaf (the same cgroup2 hierarchy as the host's), which is
+	# removed afterwards.
+	[[ $(v2_path_of "$output") == /leash/uid_$UA/run_[0-9]*_[0-9]* ]]
+	[[ $output == *"leash: cgroup: removed /sys/fs/cgroup/unified/leash/uid_$UA/run_"* ]]
+	[[ -z $(leaves_of "$UA") ]]
 	require_fails "$only_v2"
 	[[ ${lines[0]} == "leash: no cpu cgroup controller available (not in /sys/fs/cgroup/unified/cgroup.controllers"* ]]
 }
@@ -117,9 +123,12 @@ ro_cpu() {
 	[[ ! -e $OUT ]]
 	# What this attempt made is gone again.
 	[[ ! -e $PARENT/r ]]
-	run "$LEASH" -v --cgroup-root "$PARENT/r" -u "$UA" -- true
+	# auto: not dropped without a word; a tracking leaf in it instead.
+	run "$LEASH" -v --cgroup-root "$PARENT/r" -u "$UA" -- "$PROBE" -k cgroup
 	assert_status 0
-	[[ $output == *"leash: running without a cgroup: cpu controller not enabled for '$PARENT/r'"* ]]
+	[[ $output == *"leash: cgroup: tracking leaf only: cpu controller not enabled for '$PARENT/r'"* ]]
+	[[ $(v2_path_of "$output") == "${PARENT#$CG2}/r/uid_$UA/run_"* ]]
+	[[ -d $PARENT/r/uid_$UA && -z $(ls -d "$PARENT/r/uid_$UA"/run_* 2>/dev/null) ]]
 }
 
 @test "--cgroup-root outside cgroupfs is an error even in auto" {

@@ -184,7 +184,9 @@ teardown() {
 	[[ -z $(leaves_of "$UA") ]]
 }
 
-@test "50 parallel launches race a loop removing and recreating groups" {
+# race_vandal [WRAPPER...]: 50 parallel launches (each run through
+# WRAPPER, e.g. nosys) against a loop removing and recreating groups.
+race_vandal() {
 	need_leaf
 	VANDAL=${VANDAL:-${LEASH_BUILDDIR:-$TOP/build}/cgvandal}
 	[[ -x $VANDAL ]] || skip "build/cgvandal not built"
@@ -196,7 +198,7 @@ teardown() {
 	LOOP_PID=$!
 	pids=()
 	for i in $(seq 50); do
-		"$LEASH" -u "$UA" -- "$PROBE" -k cgroup >"$TMP/out.$i" 2>&1 &
+		"$@" "$LEASH" -u "$UA" -- "$PROBE" -k cgroup >"$TMP/out.$i" 2>&1 &
 		pids+=($!)
 	done
 	fails=0
@@ -209,7 +211,8 @@ teardown() {
 	cat "$TMP/vandal"
 	for i in $(seq 50); do
 		out=$(cat "$TMP/out.$i")
-		if [[ $(cpu_path_of "$out") != */leash/uid_$UA* ]]; then
+		if [[ $(cpu_path_of "$out") != */leash/uid_$UA* ||
+		      $(v2_path_of "$out") != */leash/uid_$UA/run_* ]]; then
 			echo "launch $i: $out" >&2
 			fails=$((fails + 1))
 		fi
@@ -218,6 +221,16 @@ teardown() {
 	# The vandal really removed groups under the launches' feet.
 	grep -Eq 'leaves=[1-9]' "$TMP/vandal"
 	[[ -z $(leaves_of "$UA") ]]
+}
+
+@test "50 parallel launches race a loop removing and recreating groups" {
+	race_vandal
+}
+
+@test "the same race on the fork path (no clone3): the child remakes its leaf" {
+	NOSYS=${NOSYS:-${LEASH_BUILDDIR:-$TOP/build}/nosys}
+	[[ -x $NOSYS ]] || skip "no nosys helper"
+	race_vandal "$NOSYS" clone3 --
 }
 
 @test "--cgroup=off never touches cgroupfs" {

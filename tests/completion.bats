@@ -152,9 +152,9 @@ assert_all_options() {
 	offered cap_chown,cap_sys_nice
 }
 
-@test "--cgroup: auto, require, off" {
+@test "--cgroup: auto, require, off, track" {
 	comp "leash --cgroup="
-	offered auto require off
+	offered auto require off track
 	comp "leash --cgroup r"
 	offered require
 	not_offered auto off

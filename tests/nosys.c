@@ -6,7 +6,7 @@
  *   nosys [-e ERRNO] NAME[,NAME...] -- CMD [ARG]...
  *     NAME   timerfd_create pidfd_open clone3 signalfd4 close_range keyctl
  *            subreaper (prctl PR_SET_CHILD_SUBREAPER only)
- *     -e     the errno to fail with: ENOSYS (default) or EPERM
+ *     -e     the errno to fail with: ENOSYS (default), EPERM or E2BIG
  * Called by another name (a copy named leash or timeout), it denies the
  * calls in $LEASH_NOSYS and execs real/NAME beside itself, with argv as
  * given: a drop-in for a whole test run, same pid, same argv[0] name.
@@ -139,7 +139,8 @@ int main(int argc, char **argv)
 		return drop_in(argv);
 
 	if (i + 1 < argc && !strcmp(argv[i], "-e")) {
-		err = !strcmp(argv[i + 1], "EPERM") ? EPERM : ENOSYS;
+		err = !strcmp(argv[i + 1], "EPERM") ? EPERM :
+		      !strcmp(argv[i + 1], "E2BIG") ? E2BIG : ENOSYS;
 		i += 2;
 	}
 	if (i + 2 >= argc || strcmp(argv[i + 1], "--")) {

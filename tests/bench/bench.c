@@ -23,7 +23,8 @@ volatile int bench_stop;
 struct figures fig;
 
 static const char *const target_names[] = {
-	"true", "stamp", "sleeper", "holder", "slowsup", "minsup", NULL
+	"true", "stamp", "sleeper", "holder", "slowsup", "minsup", "mincg",
+	NULL
 };
 
 static void on_stop(int sig)
@@ -66,6 +67,7 @@ static int setup_targets(struct setup *s)
 	snprintf(s->t_holder, sizeof s->t_holder, "%s/holder", s->dir);
 	snprintf(s->t_slowsup, sizeof s->t_slowsup, "%s/slowsup", s->dir);
 	snprintf(s->t_minsup, sizeof s->t_minsup, "%s/minsup", s->dir);
+	snprintf(s->t_mincg, sizeof s->t_mincg, "%s/mincg", s->dir);
 	for (int i = 1; target_names[i]; i++) {
 		snprintf(path, sizeof path, "%s/%s", s->dir, target_names[i]);
 		if (link(s->t_true, path) < 0)
@@ -232,6 +234,7 @@ static void figures_init(void)
 	fig.t_ratio = fig.u_ratio = fig.thread_vs_pidfd = NAN;
 	fig.t_vs_floor = fig.u_off_ratio = NAN;
 	fig.relay_vs_su = fig.relay_rss_kib = NAN;
+	fig.cg_vs_floor = fig.cg_vs_floor_cpu = NAN;
 	fig.t_ratio_cpu = fig.u_ratio_cpu = fig.thread_vs_pidfd_cpu = NAN;
 	fig.exit_med_us = fig.overshoot_med_us = NAN;
 	fig.rss_kib = fig.size_kib = NAN;

@@ -38,6 +38,7 @@ struct setup {
 	const char *variant[MAX_VARIANTS];  /* more leash binaries to compare */
 	char dir[64];               /* private temp dir holding the targets */
 	char t_true[96], t_stamp[96], t_sleeper[96], t_holder[96], t_minsup[96];
+	char t_mincg[96];
 	char t_slowsup[96];
 	int devnull;
 };
@@ -143,11 +144,22 @@ struct figures {
 	double rss_kib;             /* worst leash strategy */
 	double size_kib;
 	double cg_step_us[3];       /* 1, 100, 1000 groups */
+	double cg_vs_floor, cg_vs_floor_cpu;   /* cgroup step / the floor's */
 	long stress_fail, stress_left;
 };
 extern struct figures fig;
 
 /* Target programs: the harness binary under other names. */
 int target_main(const char *name, int argc, char **argv);
+/* minsup's supervision of the started PID: wait, reap, its status. */
+int minsup_supervise(pid_t pid);
+int target_mincg(int argc, char **argv);
+
+/* cgscale.c: the leash roots of the cpu hierarchies found, and the
+ * groups leash makes for uid UID there. */
+struct roots {
+	char dir[2][4096];          /* leash roots: [0] v1 cpu, [1] cgroup2 */
+};
+void find_roots(struct roots *r);
 
 #endif

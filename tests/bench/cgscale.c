@@ -26,10 +26,6 @@
 #define STRESS_UID 3900000000u  /* the 100 uids of the stress run */
 #define STRESS_UIDS 100
 
-struct roots {
-	char dir[2][PATH_MAX];      /* leash roots: [0] v1 cpu, [1] cgroup2 */
-};
-
 /* Undo mountinfo's octal escapes (\040 for a blank) in place. */
 static void unescape(char *s)
 {
@@ -57,7 +53,7 @@ static bool has_token(const char *list, const char *tok)
 	return false;
 }
 
-static void find_roots(struct roots *r)
+void find_roots(struct roots *r)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 	char line[1024], mnt[512], fstype[64], opts[512];

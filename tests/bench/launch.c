@@ -3,14 +3,20 @@
  * interleaved round by round (a random order each round) so that a
  * drift of the machine hits every row alike. */
 #include <math.h>
+#include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bench.h"
 
 enum {
 	R_BARE, R_FLOOR, R_THREAD, R_PIDFD, R_POLL, R_LTIMEOUT, R_GNU, R_BUSYBOX,
 	R_TOYBOX, R_U_OFF, R_U_CG, R_SETPRIV, R_RUNUSER, R_SU,
+	R_FLOOR_CG,                 /* after R_U_CG: leash's preflight makes
+				 * the groups the floor then uses */
 	R_VAR,                      /* --variant binaries: -t, then -u rows */
 	R_N = R_VAR + 2 * MAX_VARIANTS
 };
@@ -81,6 +87,62 @@ static void peer_rows(const struct setup *s, struct cmd *r)
 	cmd_set(&r[R_SU], "su_timeout",
 		"su nobody -s /bin/sh -c 'timeout 10 true'", s->su, "nobody",
 		"-s", "/bin/sh", "-c", sucmd, NULL);
+}
+
+/* The floor of the cgroup step: minsup plus the kernel's part of leash's
+ * cgroup work, in the groups of the -u nobody row (DESIGN.md's layout:
+ * v1 uid group + cgroup2 leaf on a hybrid host, cgroup2 leaf on a pure
+ * one).  Which of them existed before is remembered, to remove only
+ * what this section made. */
+static char floor_v1[4200], floor_v2[4200];
+static bool floor_had[2];
+
+static void floor_row(const struct setup *s, struct cmd *r)
+{
+	struct passwd *pw = getpwnam("nobody");
+	unsigned uid = pw ? (unsigned)pw->pw_uid : 65534;
+	struct roots rt;
+	struct stat st;
+
+	find_roots(&rt);
+	snprintf(floor_v1, sizeof floor_v1, "-");
+	if (rt.dir[0][0])
+		snprintf(floor_v1, sizeof floor_v1, "%.4000s/uid_%u",
+			 rt.dir[0], uid);
+	snprintf(floor_v2, sizeof floor_v2, "%.4000s/uid_%u", rt.dir[1], uid);
+	floor_had[0] = stat(floor_v1, &st) == 0;
+	floor_had[1] = stat(floor_v2, &st) == 0;
+	cmd_set(&r[R_FLOOR_CG], "floor_cgroup",
+		"minimal supervisor + cgroup (floor)", s->t_mincg, floor_v1,
+		floor_v2, s->t_true, NULL);
+	if (!rt.dir[1][0])
+		strcpy(r[R_FLOOR_CG].why, "no cgroup2 mount");
+	else if (geteuid() != 0)
+		strcpy(r[R_FLOOR_CG].why, "needs root");
+	else
+		return;
+	r[R_FLOOR_CG].skip = true;
+}
+
+/* Remove the groups this section made (leash keeps uid groups; the
+ * bench leaves the machine as it found it). */
+static void floor_cleanup(void)
+{
+	const char *dir[2] = { floor_v1, floor_v2 };
+
+	for (int h = 0; h < 2; h++) {
+		if (floor_had[h] || !strcmp(dir[h], "-") || !dir[h][0])
+			continue;
+		rmdir(dir[h]);
+		/* leash/ too, when nothing else is in it any more */
+		char top[4200], *slash;
+
+		snprintf(top, sizeof top, "%s", dir[h]);
+		if ((slash = strrchr(top, '/'))) {
+			*slash = '\0';
+			rmdir(top);
+		}
+	}
 }
 
 /* Rows for other leash binaries (--variant), to compare a change with
@@ -305,6 +367,50 @@ static void print_table(const struct cmd *r, const struct series *x,
 	json_end();
 }
 
+/* Median over the rounds of A - B, wall (CPU when CPU). */
+static double step_of(const struct series *a, const struct series *b,
+		      int rounds, bool cpu)
+{
+	double *d = malloc(sizeof(double) * (size_t)rounds);
+	struct stats st;
+	int n = 0;
+
+	for (int k = 0; k < rounds; k++) {
+		double va = cpu ? a->cpu[k] : a->v[k];
+		double vb = cpu ? b->cpu[k] : b->v[k];
+
+		if (!isnan(va) && !isnan(vb))
+			d[n++] = va - vb;
+	}
+	stats_of(d, (size_t)n, &st);
+	free(d);
+	return n ? st.med : NAN;
+}
+
+/* leash's cgroup step (-u nobody with the group minus --cgroup=off)
+ * against the floor's (mincg minus minsup), paired round by round. */
+static void print_cg_step(const struct series *x, int rounds)
+{
+	double l = step_of(&x[R_U_CG], &x[R_U_OFF], rounds, false);
+	double f = step_of(&x[R_FLOOR_CG], &x[R_FLOOR], rounds, false);
+	double lc = step_of(&x[R_U_CG], &x[R_U_OFF], rounds, true);
+	double fc = step_of(&x[R_FLOOR_CG], &x[R_FLOOR], rounds, true);
+
+	fig.cg_vs_floor = l / f;
+	fig.cg_vs_floor_cpu = lc / fc;
+	printf("  cgroup step, paired medians: leash %+.0f us, floor %+.0f us:"
+	       " %.2f (cpu %+.0f / %+.0f us: %.2f)\n", l, f, fig.cg_vs_floor,
+	       lc, fc, fig.cg_vs_floor_cpu);
+	json_obj("cgroup_step");
+	json_num("leash_us", l);
+	json_num("floor_us", f);
+	json_num("leash_vs_floor", fig.cg_vs_floor);
+	json_num("leash_cpu_us", lc);
+	json_num("floor_cpu_us", fc);
+	json_num("leash_vs_floor_cpu", fig.cg_vs_floor_cpu);
+	json_end();
+}
+
 void sec_launch(const struct setup *s)
 {
 	struct cmd r[R_N];
@@ -313,6 +419,7 @@ void sec_launch(const struct setup *s)
 
 	peer_rows(s, r);
 	leash_rows(s, r);
+	floor_row(s, r);
 	variant_rows(s, r);
 	s_variants = s->variant[0] != NULL;
 	prepare(s, r, x, rounds);
@@ -322,6 +429,8 @@ void sec_launch(const struct setup *s)
 		if (r[i].skip)
 			x[i].ovh = x[i].covh = NAN;
 	print_table(r, x, rounds);
+	print_cg_step(x, rounds);
+	floor_cleanup();
 	for (int i = 0; i < R_N; i++) {
 		free(x[i].v);
 		free(x[i].cpu);

@@ -144,6 +144,10 @@ void sec_targets(void)
 	       fig.thread_vs_pidfd_cpu, "x");
 	target("cgroup_step", "cgroup step, paired median (worst of 3)",
 	       50, worst_cg, "us");
+	target("cgroup_vs_floor", "cgroup step / the floor's (launch)", 1.25,
+	       fig.cg_vs_floor, "x");
+	target("cgroup_vs_floor_cpu", "(cpu time) cgroup step / the floor's",
+	       1.25, fig.cg_vs_floor_cpu, "x");
 	target("stress_failures", "stress failures", 0,
 	       fig.stress_fail < 0 ? NAN : (double)fig.stress_fail, "");
 	target("stress_leftovers", "stress leaves left behind", 0,

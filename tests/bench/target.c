@@ -10,7 +10,9 @@
  *   slowsup ...        a slow supervisor, for the self-test (below)
  *   minsup CMD...      the floor of leash's launch: a minimal supervisor
  *                      (fork, exec, a waitid(WNOWAIT) thread, poll on its
- *                      eventfd, one reap), no options, no cgroup */
+ *                      eventfd, one reap), no options, no cgroup
+ *   mincg V1 V2 CMD... the same plus the floor of leash's cgroup step
+ *                      (mincg.c) */
 #define _GNU_SOURCE
 #include <poll.h>
 #include <pthread.h>
@@ -71,6 +73,8 @@ int target_main(const char *name, int argc, char **argv)
 		return target_slowsup(argc, argv);
 	if (!strcmp(name, "minsup"))
 		return target_minsup(argc, argv);
+	if (!strcmp(name, "mincg"))
+		return target_mincg(argc, argv);
 	if (!strcmp(name, "holder")) {
 		stamp_fd3();
 		sleep_ns((argc > 1 ? atoll(argv[1]) : 400) * 1000000);
@@ -123,22 +127,29 @@ static void *minsup_wait(void *arg)
 /* minsup CMD...: what any supervisor of leash's kind has to do. */
 static int target_minsup(int argc, char **argv)
 {
+	pid_t pid;
+
+	if (argc < 2)
+		return 2;
+	pid = fork();
+	if (pid == 0) {
+		execv(argv[1], argv + 1);
+		_exit(127);
+	}
+	return minsup_supervise(pid);
+}
+
+int minsup_supervise(pid_t pid)
+{
 	static unsigned char stack[16 * 1024];
-	struct minsup m;
+	struct minsup m = { pid, -1 };
 	pthread_attr_t attr;
 	pthread_t t;
 	siginfo_t si;
 
-	if (argc < 2)
-		return 2;
-	m.efd = eventfd(0, EFD_CLOEXEC);
-	m.pid = fork();
-	if (m.pid == 0) {
-		execv(argv[1], argv + 1);
-		_exit(127);
-	}
 	if (m.pid < 0)
 		return 1;
+	m.efd = eventfd(0, EFD_CLOEXEC);
 	pthread_attr_init(&attr);
 	pthread_attr_setstack(&attr, stack, sizeof stack);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
