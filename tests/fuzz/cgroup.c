@@ -19,6 +19,7 @@
 
 static int fd[1];
 static const char *dir;
+static int dfd = -1;
 static int have_stat;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -45,6 +46,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		if (linkat(tmp, "overlay0", tmp, names[i], 0) < 0)
 			fuzz_fail(__FILE__, __LINE__, "linkat");
 	close(tmp);
+	/* The cgfs calls take a directory descriptor. */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		fuzz_fail(__FILE__, __LINE__, "open dir");
 	return 0;
 }
 
@@ -58,7 +63,7 @@ static void count_pid(pid_t pid, void *arg)
 static void read_sized(size_t size)
 {
 	char *buf = malloc(size);
-	ssize_t n = cgfs_read(dir, "cgroup.controllers", buf, size);
+	ssize_t n = cgfs_read(dfd, "cgroup.controllers", buf, size);
 
 	FUZZ_ASSERT(n >= 0 && (size_t)n < size);
 	FUZZ_ASSERT(buf[n] == '\0');
@@ -77,13 +82,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_put(fd[0], data, size);
 	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
 		/* Any long is a value (the kernel writes no negative ones). */
-		cgfs_key(dir, "cgroup.events", keys[i]);
-		cgfs_wait_event(dir, keys[i], 1, 0);
+		cgfs_key(dfd, "cgroup.events", keys[i]);
+		cgfs_wait_event(dfd, keys[i], 1, 0);
 	}
-	n = cgfs_each_pid(dir, count_pid, &calls);
+	n = cgfs_each_pid(dfd, count_pid, &calls);
 	FUZZ_ASSERT(n == calls);
 	read_sized(1 + (size ? data[0] : 0));
-	FUZZ_ASSERT(cgfs_read(dir, "cgroup.subtree_control", buf, sizeof buf) >= 0);
+	FUZZ_ASSERT(cgfs_read(dfd, "cgroup.subtree_control", buf, sizeof buf) >= 0);
 	mountinfo_has_token(buf, ' ', "cpu");
 	if (have_stat)
 		cgfs_starttime(1);
