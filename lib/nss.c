@@ -3,7 +3,7 @@
  * the files lack.  Bounded in time and size; the answers are parsed by
  * passwd.c as the files are. */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE     /* pipe2 */
+#define _GNU_SOURCE     /* pipe2, memfd_create */
 #endif
 #include "nss.h"
 
@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -56,6 +57,10 @@ static _Noreturn void child_exec(int out, pid_t parent, const char *db,
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	sigset_t none;
 
+	/* A chroot without /dev: an empty anonymous file reads as EOF too. */
+	if (null < 0)
+		null = memfd_create("leash-null", MFD_CLOEXEC);
+
 	/* Its own group, so the deadline kills whatever it started too. */
 	setpgid(0, 0);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
@@ -67,6 +72,8 @@ static _Noreturn void child_exec(int out, pid_t parent, const char *db,
 	    dup2(null, 2) < 0)
 		_exit(127);
 	close_from_3();
+	if (chdir("/") < 0)
+		_exit(127);
 	for (int s = 1; s < NSIG; s++)
 		signal(s, SIG_DFL);
 	sigemptyset(&none);

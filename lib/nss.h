@@ -25,8 +25,8 @@
 bool nss_available(void);
 
 /* Run `getent DB -- KEY` with a clean environment (PATH only), stdin
- * /dev/null, stderr discarded, no other descriptor, in a process group
- * of its own, for at most NSS_TIMEOUT_MS; *OUT is its output,
+ * /dev/null, stderr discarded, no other descriptor, default signals, in
+ * / and a process group of its own, for at most NSS_TIMEOUT_MS; *OUT is its output,
  * NUL-terminated and malloc'd.  -1 with errno: ENOENT (no getent, or it
  * knows no such key: exit 2), ETIMEDOUT (killed at the deadline),
  * EBADMSG (more than NSS_ANSWER_MAX bytes), EPROTO (getent failed
