@@ -8,6 +8,7 @@
  * GETENT is run in place of /usr/bin/getent; the deadline is 1 s here
  * (5 s in leash).  The library files are compiled in, since helpers are
  * built from one source file each. */
+#define _GNU_SOURCE     /* before any header: pipe2, memfd_create */
 #include <stdio.h>
 
 static const char *check_getent;
