@@ -15,9 +15,9 @@
  *
  * Both dialects accept names from /etc/passwd, numbers and Android names
  * for USER, and names only NSS knows, as util-linux su does (through
- * getent: see nss.h; there is no --no-nss here, `leash --no-nss -u` is
- * the way to the files alone).  leash never asks for a password: only a caller that may
- * already switch (root) gets the switch.  Exit status as util-linux su:
+ * getent: see nss.h; su has no --no-nss, `leash --no-nss -u` is the way
+ * to the files alone).  leash never asks for a password: only a caller
+ * that may already switch (root) gets the switch.  Exit status as util-linux su:
  * the command's, 128+N after signal N, 126/127 when it cannot be run,
  * 1 for su's own errors. */
 #include <errno.h>

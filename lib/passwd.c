@@ -186,7 +186,9 @@ static int pw_match(char *line, void *ctx)
 
 	if (!pw_parse(line, &e))
 		return 0;
-	if (q->any ? !*e.name : q->name ? strcmp(e.name, q->name) != 0 : e.uid != q->uid)
+	/* getent's answer: any entry with a name; a file: the one asked. */
+	if (q->any ? !*e.name : q->name ? strcmp(e.name, q->name) != 0
+				       : e.uid != q->uid)
 		return 0;
 	q->pw->uid = (uid_t)e.uid;
 	q->pw->gid = (gid_t)e.gid;
