@@ -6,6 +6,8 @@
 #   make check           deps, build with -Werror, bats suite, man page lint
 #   make check SANITIZE=1  the same suite against an ASan+UBSan dynamic build
 #   make demo | bench | check-vm | install | uninstall | clean | distclean
+#   make ARCH=aarch64|armhf|i686|x86_64  a static build in build-ARCH/
+#   make check-cross | dist | release   (see "cross builds" below)
 #   V=1 shows full command lines; WERROR=1|0 makes warnings errors or not
 #   (configure's default: 1 unless CFLAGS was given; check always uses 1);
 #   DEPS=0 skips build-aux/deps.sh in check, demo, bench and check-vm.
@@ -14,9 +16,18 @@
 .SUFFIXES:
 .DEFAULT_GOAL := all
 
-NOCONFIG_GOALS := clean distclean help
+NOCONFIG_GOALS := clean distclean help dist distcheck release check-cross
+# ARCH=... on the command line (not from the environment, where kernel
+# builds leave it) builds in build-ARCH with build-ARCH/config.mk.
+ifeq ($(origin ARCH),environment)
+ARCH :=
+endif
+ifneq ($(filter-out aarch64 armhf i686 x86_64,$(ARCH)),)
+$(error ARCH=$(ARCH): aarch64, armhf, i686 or x86_64)
+endif
+CONFIG_MK := $(if $(ARCH),build-$(ARCH)/)config.mk
 ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
-include config.mk
+include $(CONFIG_MK)
 endif
 srcdir ?= .
 
@@ -50,7 +61,7 @@ endif
 ifeq ($(SANITIZE),1)
 B := build-san
 else
-B := build
+B := $(if $(ARCH),build-$(ARCH),build)
 endif
 KINC_DIR := $(if $(KINC_LINUX),$(B)/kinc)
 ifeq ($(SANITIZE),1)
@@ -107,7 +118,8 @@ $(B)/.flags: FORCE
 
 $(B)/leash: $(OBJS) $(LIBCAP_A) $(B)/.flags $(srcdir)/build-aux/hot.ld
 	@echo "  LD      $@"
-	$(Q)$(BUILD_CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@.tmp $(OBJS) $(BUILD_LIBCAP_LIBS) $(LIBS)
+	$(Q)$(BUILD_CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@.tmp $(OBJS) $(BUILD_LIBCAP_LIBS) $(LIBS) $(LINK_TRACE)
+	$(Q)$(LINK_CHECK)
 	$(Q)mv -f $@.tmp $@
 
 $(LINKS): | $(B)/leash
@@ -148,7 +160,7 @@ $(B)/kinc:
 
 # Debian's libcap2 source built for musl; kept by clean, removed by distclean.
 $(B)/libcap/lib/libcap.a: $(srcdir)/build-aux/libcap.sh
-	$(Q)$(srcdir)/build-aux/libcap.sh $(B)/libcap
+	$(Q)MUSL_CC='$(CC)' AR='$(AR)' RANLIB='$(RANLIB)' $(srcdir)/build-aux/libcap.sh $(B)/libcap
 	@touch $@
 
 -include $(OBJS:.o=.d) $(BENCH_OBJS:.o=.d) $(patsubst $(B)/%,$(B)/obj/%.d,$(HELPERS))
@@ -185,6 +197,54 @@ check-vm:
 	$(Q)if [ -x $(srcdir)/build-aux/check-vm.sh ]; then \
 		$(TEST_ENV) $(srcdir)/build-aux/check-vm.sh; \
 	else echo "leash: no build-aux/check-vm.sh: nothing to run in a VM" >&2; exit 1; fi
+
+# ---- cross builds, check-cross, dist, release ----
+# make ARCH=aarch64 (armhf, i686, x86_64): a static build in build-ARCH/,
+# configured on first use: build-aux/deps.sh ARCH installs the cross gcc
+# and the target's kernel headers (host packages), configure unpacks the
+# target's musl into build-ARCH/musl (build-aux/cross.sh says why).
+.PHONY: check-cross dist distcheck release
+build-%/config.mk:
+	$(Q)$(if $(filter 1,$(DEPS)),$(srcdir)/build-aux/deps.sh $*)
+	$(Q)eval "$$($(srcdir)/build-aux/cross.sh info $*)" && \
+		$(srcdir)/configure --host=$$triple --static --config-mk=$@
+
+# A cross link lists its inputs (ld --trace) and every one of them must
+# be ELF for the target: a host libcap.a or crt1.o fails the build.
+LINK_TRACE = $(if $(ELF_MACHINE),-Xlinker --trace >$@.inputs)
+LINK_CHECK = $(if $(ELF_MACHINE),READELF='$(READELF)' $(srcdir)/build-aux/cross.sh \
+	elf '$(ELF_MACHINE)' $@.inputs $@.tmp,:)
+
+# The bats files qemu-user can run (not the cgroup ones: under qemu those
+# test the host's kernel, which make check does), once per target, with
+# the waiter strategies in CROSS_WAITS; and cross.bats, the build's own
+# guards, once the target's toolchain is there.
+CROSS_ARCHS ?= aarch64 armhf
+CROSS_FILES ?= tests/timeout.bats tests/supervise.bats tests/prexec.bats \
+	tests/su.bats tests/ident.bats tests/env.bats tests/passwd.bats \
+	tests/hints.bats tests/arena.bats tests/cgroup-mountinfo.bats tests/cross.bats
+CROSS_WAITS ?= thread
+check-cross:
+	$(Q)$(call DEPS_CMD,check)
+	$(Q)st=0; for a in $(CROSS_ARCHS); do \
+		$(MAKE) --no-print-directory ARCH=$$a WERROR=1 all && \
+		LEASH_CHECK_FILES='$(CROSS_FILES)' LEASH_CHECK_WAITS='$(CROSS_WAITS)' \
+		$(srcdir)/build-aux/check-cross.sh $$a build-$$a || st=1; \
+	done; exit $$st
+
+# Source tarball (build/release/leash-VERSION.tar.gz) of the tracked
+# files, reproducible; distcheck builds it with ./configure && make.
+dist distcheck:
+	$(Q)$(srcdir)/build-aux/dist.sh $(if $(filter distcheck,$@),--check) build/release
+
+# Stripped static binaries, their sha256 and --version (through qemu for
+# the other architectures) in build/release/.
+RELEASE_ARCHS ?= x86_64 aarch64 armhf
+release:
+	$(Q)for a in $(RELEASE_ARCHS); do \
+		$(MAKE) --no-print-directory ARCH=$$a build-$$a/leash || exit 1; done
+	$(Q)$(srcdir)/build-aux/dist.sh build/release
+	$(Q)$(srcdir)/build-aux/release.sh build/release $(RELEASE_ARCHS)
 
 # ---- install: atomic (temporary name, then rename), no chown ----
 
@@ -225,17 +285,25 @@ uninstall:
 	$(Q)rmdir $(DESTDIR)$(LEASH_LIBEXEC) 2>/dev/null || true
 
 # clean keeps what was downloaded: the libcap built from Debian's source
-# (build/libcap) and check-vm's kernel and packages (build/vm-cache).
+# (build/libcap) and check-vm's kernel and packages (build/vm-cache); in
+# a cross build directory also the target's musl and qemu, and its
+# config.mk (as the tree's own config.mk stays).
 KEEP_ON_CLEAN := libcap vm-cache
+CROSS_KEEP_ON_CLEAN := libcap musl qemu config.mk
+# (named one by one: build-aux is no build directory)
+CROSS_DIRS := $(addprefix build-,aarch64 armhf i686 x86_64)
 clean:
 	$(Q)if [ -d build ]; then find build -mindepth 1 -maxdepth 1 \
 		$(foreach k,$(KEEP_ON_CLEAN),! -name $(k)) -exec rm -rf {} +; fi
 	$(Q)rm -rf build-san
+	$(Q)for d in $(CROSS_DIRS); do [ -d "$$d" ] || continue; \
+		find "$$d" -mindepth 1 -maxdepth 1 \
+			$(foreach k,$(CROSS_KEEP_ON_CLEAN),! -name $(k)) -exec rm -rf {} +; done
 
 # distclean leaves the tree `git archive` gives.
 distclean: clean
-	$(Q)rm -rf build config.mk config.mk.tmp bench-*.json
+	$(Q)rm -rf build config.mk config.mk.tmp bench-*.json $(CROSS_DIRS)
 	$(Q)if [ -L Makefile ]; then rm -f Makefile; fi	# configure's link out of tree
 
 help:
-	@sed -n '/SPDX-License-Identifier/d; 2,11s/^# \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
+	@sed -n '/SPDX-License-Identifier/d; /^$$/q; s/^# \{0,1\}//p' $(firstword $(MAKEFILE_LIST))

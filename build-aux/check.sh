@@ -138,6 +138,14 @@ for f in $files; do
 	esac
 done
 
+# The supervision core once more with the newer kernel interfaces
+# refused (tests/nosys.c), as an old kernel or a seccomp profile would.
+nosys_set=pidfd_open,clone3,timerfd_create
+if [ -z "${LEASH_CHECK_FILES:-}" ]; then
+	run_bats "tests/supervise.bats ($nosys_set denied)" tests/supervise.bats \
+		LEASH_NOSYS=$nosys_set LEASH_WAIT=pidfd
+fi
+
 if [ -z "${LEASH_CHECK_FILES:-}" ]; then
 	check_item "man/leash.1: mandoc -Tlint" lint_man
 	if [ -f build-aux/checkman.sh ]; then

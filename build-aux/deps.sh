@@ -7,8 +7,10 @@
 #                          [PROFILE | PROBE:PACKAGE]...
 #
 # PROFILE: build (compile leash), check (build + the test suite, also
-# what make demo and make bench use), vm (make check-vm).  PROBE:PACKAGE
-# adds one requirement:
+# what make demo and make bench use), vm (make check-vm); aarch64, armhf,
+# i686, x86_64: build for that target (make ARCH=...: the cross gcc and
+# the target's kernel headers, host packages; build-aux/cross.sh fetches
+# the rest).  PROBE:PACKAGE adds one requirement:
 # PROBE is a command name, an absolute path that must exist, or
 # dpkg=NAME (a package that must be installed); build-aux/check-vm.sh can
 # call this script that way for what it needs beyond the vm profile.
@@ -44,7 +46,13 @@ profile() {
 		# The guest's busybox, bash and kernel are downloaded into the
 		# build tree by check-vm.sh, never installed on the host.
 		add qemu-system-x86_64:qemu-system-x86 ;;
-	*)	echo "deps.sh: unknown profile '$1' (build, check, vm)" >&2
+	aarch64|armhf|i686|x86_64)
+		profile build
+		eval "$(sh "$(dirname "$0")/cross.sh" info "$1")" || exit 2
+		# shellcheck disable=SC2154  # set by cross.sh info
+		[ "$native" = 1 ] ||
+			add "$gnu-gcc:$gccpkg" "/usr/$gnu/include/asm:$kpkg" ;;
+	*)	echo "deps.sh: unknown profile '$1' (build, check, vm, aarch64, armhf, i686, x86_64)" >&2
 		exit 2 ;;
 	esac
 }

@@ -12,14 +12,18 @@
 # CVE-2023-2603 (Debian 12's 1:2.66-4+deb12u1 and later do).
 #
 # Environment: MUSL_CC (default musl-gcc) compiles the library, BUILD_CC
-# (default gcc) compiles libcap's host helper _makenames.
+# (default gcc) compiles libcap's host helper _makenames, AR and RANLIB
+# (default ar, ranlib) archive it: a cross build passes the target's.
 set -eu
 
 dir=${1:-build/libcap}
 musl_cc=${MUSL_CC:-musl-gcc}
 build_cc=${BUILD_CC:-gcc}
+ar=${AR:-ar}
+ranlib=${RANLIB:-ranlib}
 min_version='1:2.66-4+deb12u1'
-# Flags for the library; a change rebuilds it from the unpacked source.
+# Flags for the library; a change of them or of the compiler rebuilds it
+# from the unpacked source.
 copts='-O2 -fPIC -fstack-protector-strong -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables'
 
 say() { printf 'leash: %s\n' "$*"; }
@@ -30,87 +34,19 @@ need() {	# need COMMAND PACKAGE WHY
 		die "missing $1 ($3): install $2, e.g. 'apt-get install $2' or run build-aux/deps.sh"
 }
 
-# Print one deb-src line per machine deb entry for bookworm and
-# bookworm-security, keeping its mirror and signed-by; both formats
-# (one-line .list and deb822 .sources) are read.
-apt_src_lines() {
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -r "$f" ] || continue
-		awk '
-		$1 == "deb" {
-			opt = ""; i = 2
-			if ($2 ~ /^\[/) {
-				while (i <= NF && $i !~ /\]$/) { opt = opt " " $i; i++ }
-				opt = opt " " $i; i++
-			}
-			if ($(i + 1) == "bookworm" || $(i + 1) == "bookworm-security")
-				print "deb-src" opt " " $i " " $(i + 1) " main"
-		}' "$f"
-	done
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -r "$f" ] || continue
-		awk '
-		function flush(  n, s, u, k, opt) {
-			if (types ~ /(^| )deb( |$)/ && enabled != "no") {
-				opt = signed != "" ? " [signed-by=" signed "]" : ""
-				n = split(suites, s, " "); split(uris, u, " ")
-				for (k = 1; k <= n; k++)
-					if (s[k] == "bookworm" || s[k] == "bookworm-security")
-						print "deb-src" opt " " u[1] " " s[k] " main"
-			}
-			types = uris = suites = signed = enabled = ""
-		}
-		/^[ \t]*#/ { next }
-		/^[ \t]*$/ { flush(); next }
-		{
-			key = tolower($1); sub(/:$/, "", key)
-			val = $0; sub(/^[^:]*:[ \t]*/, "", val)
-			if (key == "types") types = val
-			else if (key == "uris") uris = val
-			else if (key == "suites") suites = val
-			else if (key == "signed-by" && val ~ /^\//) signed = val
-			else if (key == "enabled") enabled = tolower(val)
-		}
-		END { flush() }' "$f"
-	done
-}
-
-# Write the private apt tree: sources.list, lists, cache.
-apt_setup() {
-	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/parts"
-	apt_src_lines | sort -u >"$apt/sources.list.new"
-	if ! [ -s "$apt/sources.list.new" ]; then
-		kr=/usr/share/keyrings/debian-archive-keyring.gpg
-		opt=''; [ -r "$kr" ] && opt=" [signed-by=$kr]"
-		printf 'deb-src%s %s bookworm main\n' "$opt" http://deb.debian.org/debian \
-			>"$apt/sources.list.new"
-		printf 'deb-src%s %s bookworm-security main\n' "$opt" \
-			http://deb.debian.org/debian-security >>"$apt/sources.list.new"
-	fi
-	mv "$apt/sources.list.new" "$apt/sources.list"
-}
-
-apt_run() {
-	apt-get -q \
-		-o Dir::Etc::SourceList="$apt/sources.list" \
-		-o Dir::Etc::SourceParts="$apt/parts" \
-		-o Dir::State::Lists="$apt/lists" \
-		-o Dir::Cache="$apt/cache" \
-		-o APT::Sandbox::User=root \
-		"$@"
-}
+. "$(dirname "$0")/aptpriv.sh"
 
 # Fetch and unpack the newest libcap2 source into $src; print its path.
 fetch_source() {
-	apt_setup
+	apt_setup "$apt" deb-src
 	say "fetching Debian's libcap2 source (private apt config in $apt)"
-	apt_run update >"$dir/apt.log" 2>&1 ||
+	apt_run "$apt" update >"$dir/apt.log" 2>&1 ||
 		{ cat "$dir/apt.log" >&2; die "apt-get update (private lists) failed"; }
 	rm -rf "$src"; mkdir -p "$src"
-	(cd "$src" && apt_run source libcap2) >>"$dir/apt.log" 2>&1 ||
+	(cd "$src" && apt_run "$apt" source libcap2) >>"$dir/apt.log" 2>&1 ||
 		{ cat "$dir/apt.log" >&2; die "apt-get source libcap2 failed"; }
 	# The package lists (~20 MB) served their purpose.
-	rm -rf "$apt/lists" "$apt/cache"
+	apt_drop_lists "$apt"
 }
 
 # Stop unless the unpacked source carries the two CVE fixes.
@@ -132,7 +68,7 @@ build_static() {
 	# The source's own Makefile; _makenames runs on the build machine.
 	make -C "$tree/libcap" clean >/dev/null 2>&1 || true
 	make -C "$tree/libcap" >"$dir/build.log" 2>&1 \
-		CC="$musl_cc" BUILD_CC="$build_cc" AR=ar RANLIB=ranlib \
+		CC="$musl_cc" BUILD_CC="$build_cc" AR="$ar" RANLIB="$ranlib" \
 		COPTS="$copts" \
 		SHARED=no GOLANG=no PAM_CAP=no DYNAMIC=no libcap.a ||
 		{ tail -n 30 "$dir/build.log" >&2; die "building libcap.a with $musl_cc failed"; }
@@ -159,7 +95,7 @@ apt=$dir/apt
 src=$dir/src
 
 if [ -f "$dir/lib/libcap.a" ] && [ -f "$dir/VERSION" ] &&
-   [ "$(cat "$dir/COPTS" 2>/dev/null)" = "$copts" ]; then
+   [ "$(cat "$dir/COPTS" 2>/dev/null)" = "$copts $musl_cc" ]; then
 	say "using cached libcap $(cat "$dir/VERSION") in $dir"
 	exit 0
 fi
@@ -173,6 +109,6 @@ tree=$(ls -d "$src"/libcap2-*/ 2>/dev/null | tail -n 1 || true)
 tree=${tree%/}
 check_fixes "$tree"
 build_static "$tree"
-printf '%s\n' "$copts" >"$dir/COPTS"
+printf '%s\n' "$copts $musl_cc" >"$dir/COPTS"
 printf '%s\n' "$version" >"$dir/VERSION"
 say "built $dir/lib/libcap.a (libcap2 $version, $musl_cc)"

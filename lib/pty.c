@@ -142,7 +142,12 @@ void pty_raw(struct pty *p)
 	t = p->saved;
 	tcflag_t oflag = t.c_oflag;
 	cfmakeraw(&t);
-	t.c_oflag = oflag;
+	/* The pty already turned "\n" into "\r\n" for what goes to our
+	 * stdout.  When stdout is not that terminal, others (a pager in the
+	 * pipeline) write to it too: keep its output flags for them, or
+	 * their lines would stair-step. */
+	if (!(p->std_mask & 2))
+		t.c_oflag = oflag;
 	t.c_cc[VMIN] = 1;
 	t.c_cc[VTIME] = 0;
 	/* TCSADRAIN: typeahead is kept, unlike TCSAFLUSH. */

@@ -44,9 +44,9 @@ int pty_attach(const struct pty *p);
  * the last holder is gone) and make the master non-blocking. */
 void pty_after_fork(struct pty *p);
 
-/* The caller's terminal in raw mode (output flags kept, so the command's
- * "\n" stays "\r\n" only where the caller's modes made it so), only while
- * leash is in its foreground; and back.  Both idempotent. */
+/* The caller's terminal in raw mode (output flags kept when stdout is
+ * not that terminal), only while leash is in its foreground; and back.
+ * Both idempotent. */
 void pty_raw(struct pty *p);
 void pty_restore(struct pty *p);
 

@@ -13,13 +13,14 @@ void relay_init(struct relay *r, struct pty *p)
 {
 	r->pty = p;
 	r->term_open = true;
+	r->paused = false;
 	r->master_eof = false;
 	r->in_off = r->in_len = 0;
 }
 
 struct pollfd relay_term_poll(const struct relay *r)
 {
-	bool want = r->term_open && r->in_len == r->in_off &&
+	bool want = r->term_open && !r->paused && r->in_len == r->in_off &&
 		    r->pty->master >= 0;
 
 	return (struct pollfd){ want ? r->pty->term : -1, POLLIN, 0 };
@@ -73,6 +74,12 @@ void relay_from_term(struct relay *r)
 
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return;
+	/* Put in the background (`bg`): a read is EIO then, with TTIN
+	 * ignored; wait to be continued in the foreground. */
+	if (n < 0 && errno == EIO && tcgetpgrp(r->pty->term) != getpgrp()) {
+		r->paused = true;
+		return;
+	}
 	if (n <= 0) {
 		/* The caller's terminal hung up (EIO, or 0 in raw mode): the
 		 * session inside gets its hangup when the master closes. */
@@ -84,6 +91,11 @@ void relay_from_term(struct relay *r)
 	r->in_off = 0;
 	r->in_len = (size_t)n;
 	push_typed(r);
+}
+
+void relay_resume(struct relay *r)
+{
+	r->paused = false;
 }
 
 /* One read of the master: 1 data moved, 0 nothing now, -1 EIO/EOF. */

@@ -13,6 +13,7 @@
 struct relay {
 	struct pty *pty;
 	bool term_open;         /* still reading the caller's terminal */
+	bool paused;            /* leash is in the background: not reading */
 	bool master_eof;        /* EIO: nobody holds the slave any more */
 	size_t in_off, in_len;  /* typed bytes not yet in the master */
 };
@@ -26,6 +27,8 @@ struct pollfd relay_master_poll(const struct relay *r);
 
 /* The terminal is readable: move what was typed towards the master. */
 void relay_from_term(struct relay *r);
+/* Continued (SIGCONT): read the terminal again if we are foreground. */
+void relay_resume(struct relay *r);
 /* The master is ready: its output to the caller, pending input to it. */
 void relay_from_master(struct relay *r, short revents);
 

@@ -107,7 +107,8 @@ struct watch {
 	struct timespec kill_after;
 	struct timer timer;
 	struct waiter waiter;
-	int sfd;                /* signalfd of ss->handled */
+	int sfd;                /* signalfd of ss->handled, or -1 */
+	const sigset_t *handled;
 	struct relay *relay;    /* the pty's bytes, or NULL */
 	sigset_t to_group;      /* sent to our own group: later ones dropped */
 	bool timed_out;
@@ -207,6 +208,7 @@ static void suspend_session(struct watch *w)
 	pty_restore(p);
 	/* STOP, not TSTP: TSTP is blocked here (read from the signalfd). */
 	kill(0, SIGSTOP);
+	relay_resume(w->relay);
 	pty_raw(p);
 	pty_sync_size(p);
 	kill(w->pid, SIGCONT);
@@ -231,6 +233,7 @@ static bool on_terminal_signal(struct watch *w, int sig)
 	/* Told to stop from outside: the command stops, then we follow. */
 	case SIGTSTP: kill(w->pid, SIGSTOP); return true;
 	case SIGCONT:
+		relay_resume(w->relay);
 		pty_raw(w->relay->pty);
 		pty_sync_size(w->relay->pty);
 		return true;
@@ -238,16 +241,37 @@ static bool on_terminal_signal(struct watch *w, int sig)
 	return false;
 }
 
-/* Source: the signalfd.  ALRM from outside counts as expiry. */
+/* The next pending signal and its sender: from the signalfd, or, where
+ * there is none (a seccomp profile refusing signalfd4), taken pending
+ * with a zero sigtimedwait: the loop then wakes every 100 ms. */
+static bool next_signal(struct watch *w, int *sig, pid_t *from)
+{
+	if (w->sfd >= 0) {
+		struct signalfd_siginfo si;
+		if (read(w->sfd, &si, sizeof si) != (ssize_t)sizeof si)
+			return false;
+		*sig = (int)si.ssi_signo;
+		*from = (pid_t)si.ssi_pid;
+		return true;
+	}
+	siginfo_t si;
+	const struct timespec zero = { 0, 0 };
+	if ((*sig = sigtimedwait(w->handled, &si, &zero)) < 0)
+		return false;
+	*from = si.si_pid;
+	return true;
+}
+
+/* Source: the signals.  ALRM from outside counts as expiry. */
 static void on_signals(struct watch *w)
 {
-	struct signalfd_siginfo si;
+	int sig;
+	pid_t from;
 
-	while (read(w->sfd, &si, sizeof si) == (ssize_t)sizeof si) {
-		int sig = (int)si.ssi_signo;
+	while (next_signal(w, &sig, &from)) {
 		/* Our own group signals, and SIGPIPE from our own -v line on
 		 * a closed pipe: passing them on would breed more. */
-		if ((pid_t)si.ssi_pid == w->self)
+		if (from == w->self)
 			continue;
 		if (w->relay && on_terminal_signal(w, sig))
 			continue;
@@ -313,11 +337,17 @@ static int sources(const struct watch *w, struct source *s)
 	return n;
 }
 
+#define SIGNAL_POLL_MS 100
+
 static int poll_ms(const struct watch *w)
 {
 	int a = timer_wait_ms(&w->timer), b = waiter_interval_ms(&w->waiter);
+	int ms = a < 0 ? b : b < 0 || a < b ? a : b;
 
-	return a < 0 ? b : b < 0 || a < b ? a : b;
+	/* No signalfd: pending signals are looked for at every wake-up. */
+	if (w->sfd < 0 && (ms < 0 || ms > SIGNAL_POLL_MS))
+		ms = SIGNAL_POLL_MS;
+	return ms;
 }
 
 static void watch_loop(struct watch *w)
@@ -335,9 +365,12 @@ static void watch_loop(struct watch *w)
 		for (int i = 0; i < n; i++)
 			if (pfd[i].revents && src[i].ready)
 				src[i].ready(w, pfd[i].revents);
-		/* No timerfd: the clock is polled. */
+		/* No timerfd, no signalfd: the clock and the pending
+		 * signals are polled. */
 		if (w->timer.fd < 0)
 			on_timer(w);
+		if (w->sfd < 0)
+			on_signals(w);
 	}
 }
 
@@ -347,7 +380,10 @@ static void watch_open(struct watch *w, const struct sigstate *ss)
 
 	sigemptyset(&w->to_group);
 	w->self = getpid();
+	w->handled = &ss->handled;
 	w->sfd = signalfd(-1, &ss->handled, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (w->sfd < 0 && p->verbose)
+		diag_warn_errno(errno, "no signalfd: signals are polled");
 	if (timer_open(&w->timer) < 0 && p->verbose)
 		diag_warn_errno(errno, "no timerfd: the deadline polls the clock");
 	if (!duration_is_zero(&p->duration)) {

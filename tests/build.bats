@@ -11,7 +11,8 @@ copy_tree() {
 	SRC=$TMP/src
 	mkdir "$SRC"
 	tar -C "$TOP" --exclude=./.git --exclude=./build --exclude=./build-san \
-		--exclude=./config.mk --exclude='./bench-*.json' -cf - . |
+		--exclude=./build-aarch64 --exclude=./build-armhf --exclude=./build-i686 \
+		--exclude=./build-x86_64 --exclude=./config.mk --exclude='./bench-*.json' -cf - . |
 		tar -C "$SRC" -xf -
 }
 
@@ -45,6 +46,8 @@ files() {
 	# What make bench and make check SANITIZE=1 leave at the top.
 	touch "$SRC/bench-0123abc.json" "$SRC/bench-0123abc-dirty-quick.json"
 	mkdir -p "$SRC/build-san/obj"
+	# And a cross build's directory (make ARCH=aarch64), beside build-aux.
+	mkdir -p "$SRC/build-aarch64/musl"
 	run cleanmake -C "$SRC" distclean
 	assert_status 0
 	files "$SRC" >"$TMP/after"

@@ -7,6 +7,9 @@
  *     NAME   timerfd_create pidfd_open clone3 signalfd4 close_range keyctl
  *            subreaper (prctl PR_SET_CHILD_SUBREAPER only)
  *     -e     the errno to fail with: ENOSYS (default) or EPERM
+ * Called by another name (a copy named leash or timeout), it denies the
+ * calls in $LEASH_NOSYS and execs real/NAME beside itself, with argv as
+ * given: a drop-in for a whole test run, same pid, same argv[0] name.
  * A test tool: needs root or no_new_privs, which it sets. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -36,6 +39,10 @@ static const struct { const char *name; long nr; } calls[] = {
 	{ "pidfd_open", SYS_pidfd_open },
 	{ "clone3", SYS_clone3 },
 	{ "signalfd4", SYS_signalfd4 },
+#ifdef SYS_signalfd
+	/* musl falls back to the old call on ENOSYS: deny both. */
+	{ "signalfd4", SYS_signalfd },
+#endif
 	{ "close_range", SYS_close_range },
 	{ "keyctl", SYS_keyctl },
 	{ "subreaper", SYS_prctl },
@@ -72,18 +79,64 @@ static void deny(long nr, int err, int subreaper)
 		SECCOMP_RET_ERRNO | (unsigned)err));
 }
 
-static long lookup(const char *name)
+/* Deny every call NAME stands for. */
+static void deny_name(const char *name, int err)
 {
+	int found = 0;
+
 	for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
-		if (!strcmp(name, calls[i].name))
-			return (long)i;
-	fprintf(stderr, "nosys: unknown call '%s'\n", name);
-	exit(2);
+		if (!strcmp(name, calls[i].name)) {
+			deny(calls[i].nr, err, !strcmp(name, "subreaper"));
+			found = 1;
+		}
+	if (!found) {
+		fprintf(stderr, "nosys: unknown call '%s'\n", name);
+		exit(2);
+	}
+}
+
+static void install(void)
+{
+	emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+	struct sock_fprog fp = { len, prog };
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fp) < 0) {
+		perror("nosys: seccomp");
+		exit(2);
+	}
+}
+
+/* As a drop-in: real/NAME beside us, under $LEASH_NOSYS. */
+static int drop_in(char **argv)
+{
+	static char path[4096];
+	char *list = getenv("LEASH_NOSYS");
+	const char *self = strrchr(argv[0], '/');
+	ssize_t n = readlink("/proc/self/exe", path, sizeof path - 64);
+
+	if (!list || n <= 0) {
+		fputs("nosys: no LEASH_NOSYS, or no /proc/self/exe\n", stderr);
+		return 2;
+	}
+	path[n] = '\0';
+	*strrchr(path, '/') = '\0';
+	snprintf(path + strlen(path), 64, "/real/%s", self ? self + 1 : argv[0]);
+	list = strdup(list);
+	for (char *s = list, *t; (t = strsep(&s, ","));)
+		deny_name(t, ENOSYS);
+	install();
+	execv(path, argv);
+	fprintf(stderr, "nosys: %s: %s\n", path, strerror(errno));
+	return 127;
 }
 
 int main(int argc, char **argv)
 {
 	int err = ENOSYS, i = 1;
+	const char *base = strrchr(argv[0], '/');
+
+	if (strcmp(base ? base + 1 : argv[0], "nosys"))
+		return drop_in(argv);
 
 	if (i + 1 < argc && !strcmp(argv[i], "-e")) {
 		err = !strcmp(argv[i + 1], "EPERM") ? EPERM : ENOSYS;
@@ -93,17 +146,9 @@ int main(int argc, char **argv)
 		fputs("usage: nosys [-e ERRNO] NAME[,NAME...] -- CMD [ARG]...\n", stderr);
 		return 2;
 	}
-	for (char *s = argv[i], *t; (t = strsep(&s, ","));) {
-		long k = lookup(t);
-		deny(calls[k].nr, err, !strcmp(t, "subreaper"));
-	}
-	emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
-	struct sock_fprog fp = { len, prog };
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fp) < 0) {
-		perror("nosys: seccomp");
-		return 2;
-	}
+	for (char *s = argv[i], *t; (t = strsep(&s, ","));)
+		deny_name(t, err);
+	install();
 	execvp(argv[i + 2], argv + i + 2);
 	fprintf(stderr, "nosys: %s: %s\n", argv[i + 2], strerror(errno));
 	return 127;

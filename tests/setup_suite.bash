@@ -38,6 +38,7 @@ setup_suite() {
 			printf -v "$n" '%s' "$LEASH_TESTBIN/${n,,}"
 		done
 	fi
+	[[ -n ${LEASH_NOSYS:-} ]] && nosys_wrappers "$top"
 	chmod -R go+rX "$LEASH_TESTBIN"
 
 	# Say so at once if the copies are out of reach all the same (a /tmp
@@ -49,6 +50,21 @@ setup_suite() {
 		echo "setup_suite: uid 65534 cannot run $PROBE: the tests need a /tmp every user may enter" >&2
 		return 1
 	fi
+}
+
+# LEASH_NOSYS=CALL,...: LEASH and TIMEOUT become copies of tests/nosys.c,
+# which exec the real ones (moved to real/) under a seccomp filter
+# refusing those calls: the whole run takes leash's fallbacks, with the
+# same pid and argv[0] name.
+nosys_wrappers() {
+	local nosys=${NOSYS:-${LEASH_BUILDDIR:-$1/build}/nosys}
+	mkdir "$LEASH_TESTBIN/real"
+	mv "$LEASH_TESTBIN/leash" "$LEASH_TESTBIN/real/leash"
+	ln -s leash "$LEASH_TESTBIN/real/timeout"
+	cp "$nosys" "$LEASH_TESTBIN/leash"
+	[[ -L $LEASH_TESTBIN/timeout ]] || return 0
+	rm "$LEASH_TESTBIN/timeout"
+	cp "$nosys" "$LEASH_TESTBIN/timeout"
 }
 
 teardown_suite() {

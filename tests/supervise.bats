@@ -89,7 +89,7 @@ only_std_fds() {
 @test "child: no leash descriptor leaks into the command" {
 	local w
 	for w in $WAITS; do
-		LEASH_WAIT=$w run only_std_fds "$LEASH" -t 10 -k 5 -v probe -k fds
+		LEASH_WAIT=$w run --separate-stderr only_std_fds "$LEASH" -t 10 -k 5 -v probe -k fds
 		echo "LEASH_WAIT=$w" >&2
 		assert_output 0,1,2
 		LEASH_WAIT=$w run only_std_fds "$LEASH" probe -k fds
@@ -444,18 +444,9 @@ NOSYS=${NOSYS:-${LEASH_BUILDDIR:-$TOP/build}/nosys}
 
 @test "fallback: without timerfd a stop of leash costs at most about 100 ms" {
 	[[ -x $NOSYS ]] || skip "no nosys helper"
-	"${DFL[@]}" "$NOSYS" timerfd_create -- "$LEASH" -t 1 probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
-	local lpid=$! st=0 t1 t2
-	track "$lpid"
-	wait_file "$TMP/ready"
-	kill -STOP "$lpid"
-	sleep 1.5
-	t1=$(now_us)
-	kill -CONT "$lpid"
-	wait "$lpid" || st=$?
-	t2=$(now_us)
-	[ "$st" -eq 124 ]
-	((t2 - t1 < 800000))
+	deadline_after_stop 1.5 "$NOSYS" timerfd_create -- "$LEASH" -t 1 probe -o "$TMP/ready" -m "$MARK" -s 30 -q
+	[ "$ST" -eq 124 ]
+	((AFTER_CONT_US < 800000))
 }
 
 @test "fallback: LEASH_WAIT=pidfd without pidfd_open polls instead, same results" {
@@ -464,4 +455,16 @@ NOSYS=${NOSYS:-${LEASH_BUILDDIR:-$TOP/build}/nosys}
 	assert_status 124
 	LEASH_WAIT=pidfd run "$NOSYS" pidfd_open -- "$LEASH" -t 5 sh -c 'exit 3'
 	assert_status 3
+}
+
+@test "fallback: without signalfd, signals are polled: forwarded, and the deadline holds; -v says so" {
+	[[ -x $NOSYS ]] || skip "no nosys helper"
+	BOUND=8 run --separate-stderr bounded "$NOSYS" signalfd4 -- "$LEASH" -v -t 0.3 sleep 5
+	assert_status 124
+	[[ ${stderr_lines[0]} == "leash: no signalfd: signals are polled: "* ]]
+	start_ready "$NOSYS" signalfd4 -- "$LEASH" -t 30 probe -c TERM -E -x 42 -o "$TMP/ready" -m "$MARK" -s 30 -q
+	kill -TERM "$READY_PID"
+	local st=0
+	wait "$READY_PID" || st=$?
+	[ "$st" -eq 42 ]
 }

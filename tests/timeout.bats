@@ -14,6 +14,19 @@ usage_error() {
 	printf '%s\n%s' "timeout: $1" "Try 'timeout --help' for more information."
 }
 
+# refused_durations D...: each is a usage error (125, GNU's two lines)
+# and runs nothing.
+refused_durations() {
+	local d
+	for d in "$@"; do
+		run timeout -- "$d" touch "$TMP/ran"
+		echo "duration [$d]" >&2
+		assert_status 125
+		assert_output "$(usage_error "invalid time interval '$d'")"
+	done
+	[ ! -e "$TMP/ran" ]
+}
+
 # --- exit status -------------------------------------------------------------
 
 @test "status: the command's own exit status passes through" {
@@ -322,13 +335,7 @@ timeout: sending signal KILL to command 'probe'" ]
 @test "duration: a negative value that underflows is refused (GNU 9.7), -0 is 0" {
 	need_gnu 9.7
 	local d
-	for d in -1e-400 -0x1.8p-1076 -0x1p-1075; do
-		run timeout -- "$d" touch "$TMP/ran"
-		echo "duration [$d]" >&2
-		assert_status 125
-		assert_output "$(usage_error "invalid time interval '$d'")"
-	done
-	[ ! -e "$TMP/ran" ]
+	refused_durations -1e-400 -0x1.8p-1076 -0x1p-1075
 	for d in -0x0p0 -0e-400 -0.0; do
 		run bounded timeout -- "$d" probe -s 0.3 -x 3 -q
 		assert_status 3
@@ -402,14 +409,7 @@ de_DE.UTF-8:0٫1 125"
 }
 
 @test "duration: invalid forms are a usage error, 125, nothing run" {
-	local d
-	for d in '' ' ' s 1ss 1S 1ms 1sec nan NaN x 1e 0x '0.1 ' '1 s' 1,5 -1 -0.5 1ee 1d2 ++1 - 1m1; do
-		run timeout -- "$d" touch "$TMP/ran"
-		echo "duration [$d]" >&2
-		assert_status 125
-		assert_output "$(usage_error "invalid time interval '$d'")"
-	done
-	[ ! -e "$TMP/ran" ]
+	refused_durations '' ' ' s 1ss 1S 1ms 1sec nan NaN x 1e 0x '0.1 ' '1 s' 1,5 -1 -0.5 1ee 1d2 ++1 - 1m1
 }
 
 @test "duration: -k takes the same syntax and errors" {
@@ -862,21 +862,11 @@ assert_forwarded() {
 }
 
 @test "deadline: real time, counting the time timeout itself is stopped" {
-	"${DFL[@]}" timeout 2 probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
-	local tpid=$! st=0 t1 t2
-	track "$tpid"
-	wait_file "$TMP/ready"
-	kill -STOP "$tpid"
-	sleep 3
-	t1=$(now_us)
-	kill -CONT "$tpid"
-	wait "$tpid" || st=$?
-	t2=$(now_us)
-	echo "status $st, $(( (t2 - t1) / 1000 )) ms after SIGCONT" >&2
-	[ "$st" -eq 124 ]
+	deadline_after_stop 3 timeout 2 probe -o "$TMP/ready" -m "$MARK" -s 30 -q
+	[ "$ST" -eq 124 ]
 	# Expired while stopped: acted on at once, not with the 2 s that
 	# were left when the stop came.
-	((t2 - t1 < 1000000))
+	((AFTER_CONT_US < 1000000))
 }
 
 @test "PDEATHSIG: the command gets the -s signal when timeout dies (GNU 9.10)" {

@@ -21,15 +21,16 @@
 
 #include "bench.h"
 
-enum { T_BARE, T_THREAD, T_PIDFD, T_POLL, T_GNU, T_BUSYBOX, T_TOYBOX, T_N };
+enum { T_BARE, T_THREAD, T_PIDFD, T_POLL, T_GNU, T_BUSYBOX, T_TOYBOX, T_VAR, T_N };
 
 static const char *const keys[T_N] = {
 	"bare", "leash_thread", "leash_pidfd", "leash_poll", "gnu_timeout",
-	"busybox_timeout", "toybox_timeout"
+	"busybox_timeout", "toybox_timeout", "variant1_thread"
 };
 static const char *const labels[T_N] = {
 	"no supervisor", "leash (thread)", "leash (pidfd)", "leash (poll)",
-	"GNU timeout", "busybox timeout*", "toybox timeout"
+	"GNU timeout", "busybox timeout*", "toybox timeout",
+	"--variant (thread)"
 };
 
 /* Rows running TARGET (+ ARG) under a deadline of DUR. */
@@ -53,6 +54,11 @@ static void rows(const struct setup *s, struct cmd *r, const char *dur,
 		"timeout", dur, target, arg, NULL);
 	cmd_set(&r[T_TOYBOX], keys[T_TOYBOX], labels[T_TOYBOX], s->toybox,
 		"timeout", dur, target, arg, NULL);
+	/* The first --variant beside the build: a change's before/after. */
+	cmd_set(&r[T_VAR], keys[T_VAR], labels[T_VAR], s->variant[0], "-t",
+		dur, target, arg, NULL);
+	if (!s->variant[0])
+		strcpy(r[T_VAR].why, "no --variant given");
 }
 
 /* Launch C with a pipe on fd 3; the target's stamp in *STAMP, the time

@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+# make release: for each ARCH, build-ARCH/leash stripped into
+# OUTDIR/leash-VERSION-ARCH, its OUTDIR/leash-VERSION-ARCH.sha256, and a
+# line in OUTDIR/MANIFEST with its size, sha256 and the --version it
+# reports (run through qemu-user for a foreign architecture); then
+# OUTDIR/SHA256SUMS for all of them and the source tarball.  Fails when a
+# binary does not report this tree's version; warns when one outgrows its
+# size budget.
+#
+# usage: build-aux/release.sh OUTDIR ARCH...
+set -eu
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+die() { printf 'leash: %s\n' "$*" >&2; exit 1; }
+[ $# -ge 2 ] || die "usage: build-aux/release.sh OUTDIR ARCH..."
+out=$1
+shift
+version=$(sed -n 's/^#define LEASH_VERSION "\(.*\)"$/\1/p' "$src/cmd/cmd.h")
+[ -n "$version" ] || die "no LEASH_VERSION in cmd/cmd.h"
+mkdir -p "$out"
+
+# Stripped size budgets: arm64 with its 16 KiB alignment 160 KiB, armhf
+# 110 KiB, the others 150 KiB.
+budget() {
+	case $1 in
+	aarch64) echo 163840 ;;
+	armhf) echo 112640 ;;
+	*) echo 153600 ;;
+	esac
+}
+
+# mkvar FILE NAME: NAME's value in a config.mk.
+mkvar() { sed -n "s/^$2 = //p" "$1" | tail -n 1; }
+
+: >"$out/MANIFEST.tmp"
+for arch in "$@"; do
+	b=build-$arch
+	[ -x "$b/leash" ] && [ -f "$b/config.mk" ] || die "$b/leash not built (make ARCH=$arch)"
+	[ "$(mkvar "$b/config.mk" LINK)" = static ] || die "$b/leash is not static"
+	name=leash-$version-$arch
+	cp "$b/leash" "$out/$name.tmp"
+	"$(mkvar "$b/config.mk" STRIP)" --strip-all "$out/$name.tmp"
+	mv "$out/$name.tmp" "$out/$name"
+	run=
+	if [ -n "$(mkvar "$b/config.mk" QEMU)" ]; then
+		run=$("$src/build-aux/cross.sh" qemu "$arch" "$b/qemu")
+	fi
+	got=$($run "$out/$name" --version | head -n 1)
+	[ "$got" = "leash $version" ] || die "$name reports '$got', not 'leash $version'"
+	sum=$(cd "$out" && sha256sum "$name")
+	printf '%s\n' "$sum" >"$out/$name.sha256"
+	size=$(wc -c <"$out/$name")
+	# Over budget is a figure to act on, not a broken release: say it.
+	[ "$size" -le "$(budget "$arch")" ] ||
+		printf 'leash: warning: %s: %s bytes, over its budget of %s\n' \
+			"$name" "$size" "$(budget "$arch")" >&2
+	printf '%s %s %s %s\n' "$name" "$size" "${sum%% *}" "$got" >>"$out/MANIFEST.tmp"
+	printf 'leash: %s: %s bytes (%s KiB), %s%s\n' "$out/$name" "$size" \
+		"$(awk -v s="$size" 'BEGIN { printf "%.1f", s / 1024 }')" "$got" \
+		"${run:+ (through ${run##*/})}"
+done
+{
+	echo "# file size sha256 version (leash --version, through qemu-user for other architectures)"
+	cat "$out/MANIFEST.tmp"
+} >"$out/MANIFEST"
+rm -f "$out/MANIFEST.tmp"
+(cd "$out" && sha256sum $(for a in "$@"; do echo "leash-$version-$a"; done) \
+	$(ls "leash-$version.tar.gz" 2>/dev/null) >SHA256SUMS.tmp && mv SHA256SUMS.tmp SHA256SUMS)
+echo "leash: $out/MANIFEST, $out/SHA256SUMS"
