@@ -71,6 +71,8 @@ setup() {
 
 teardown() {
 	common_teardown
+	[[ ${NSS_ROOT:-} == /tmp/leash_nssroot.* ]] && rm -rf "$NSS_ROOT"
+	return 0
 }
 
 # answer DB KEY SCRIPT: what the stand-in does for `getent DB -- KEY`.
@@ -390,7 +392,8 @@ need_ns() {
 	# Android (ANDROID_ROOT and /system/build.prop) beside a passwd, in a
 	# chroot of the host's /usr that has the stand-in as its getent.
 	local r d
-	r=$(mktemp -d /tmp/leash_nssroot.XXXXXX)
+	NSS_ROOT=$(mktemp -d /tmp/leash_nssroot.XXXXXX)
+	r=$NSS_ROOT
 	chmod 755 "$r"
 	mkdir -p "$r/etc" "$r/system" "$r/usr" "$r$NSS_DIR"
 	cp "$LEASH" "$r/leash"
@@ -408,7 +411,6 @@ need_ns() {
 	# The same root without build.prop is no Android: the stand-in answers.
 	rm "$r/system/build.prop"
 	run in_root "$r" env ANDROID_ROOT=/system /leash -u "$NSS_USER" -- /leash --version
-	rm -rf "$r"
 	assert_status 0
 	[[ $(calls) == "passwd $NSS_USER"$'\n'"initgroups $NSS_USER" ]]
 }
