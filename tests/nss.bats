@@ -71,7 +71,9 @@ setup() {
 
 teardown() {
 	common_teardown
-	[[ ${NSS_ROOT:-} == /tmp/leash_nssroot.* ]] && rm -rf "$NSS_ROOT"
+	# Its mounts lived in a namespace that is gone; never rm -rf through one.
+	[[ ${NSS_ROOT:-} == /tmp/leash_nssroot.* ]] && ! grep -qF " $NSS_ROOT/" /proc/mounts &&
+		rm -rf "$NSS_ROOT"
 	return 0
 }
 
