@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "duration.h"
 #include "env.h"
+#include "nss.h"
 #include "opt.h"
 #include "signals.h"
 #include "timer.h"
@@ -67,7 +68,7 @@ int main(int argc, char **argv)
 
 enum {
 	OPT_PRESERVE = 256, OPT_FOREGROUND, OPT_PTY, OPT_NO_PTY, OPT_KEEP_CAPS, OPT_NNP, OPT_CGROUP,
-	OPT_WEIGHT, OPT_CGROUP_ROOT, OPT_KILL_LEFTOVERS,
+	OPT_WEIGHT, OPT_CGROUP_ROOT, OPT_KILL_LEFTOVERS, OPT_NO_NSS,
 };
 
 static const struct opt_long leash_longs[] = {
@@ -84,6 +85,7 @@ static const struct opt_long leash_longs[] = {
 	{ "groups", OPT_REQUIRED, 'G' },
 	{ "keep-caps", OPT_REQUIRED, OPT_KEEP_CAPS },
 	{ "no-new-privs", OPT_NONE, OPT_NNP },
+	{ "no-nss", OPT_NONE, OPT_NO_NSS },
 	{ "login", OPT_NONE, 'l' },
 	{ "preserve-env", OPT_NONE, 'p' },
 	{ "whitelist-environment", OPT_REQUIRED, 'w' },
@@ -115,13 +117,15 @@ static void leash_usage(void)
 	      "  -v, --verbose             say which signals are sent and which cgroup is used\n"
 	      "\n"
 	      "Identity (root only; no password is asked, nothing is authenticated):\n"
-	      "  -u, --user=USER           run as USER: passwd name or number (Android\n"
-	      "                            names too, on Android only)\n"
+	      "  -u, --user=USER           run as USER: passwd (or NSS) name or number\n"
+	      "                            (Android names too, on Android only)\n"
 	      "  -g, --group=GROUP         primary group\n"
 	      "  -G, --groups=G1,G2,...    supplementary groups (default: USER's)\n"
 	      "      --keep-caps=CAPS      keep these capabilities (names, e.g. cap_net_raw)\n"
 	      "                            after the switch, as ambient capabilities\n"
 	      "      --no-new-privs        set no_new_privs before running COMMAND\n"
+	      "      --no-nss              names from /etc/passwd and /etc/group only: do not\n"
+	      "                            ask NSS (LDAP, sssd...) through getent(1)\n"
 	      "  -l, --login               clean environment, cd to HOME (else /), login shell\n"
 	      "  -p, --preserve-env        keep the whole environment\n"
 	      "  -w, --whitelist-environment=VARS  with -l, keep these variables too\n"
@@ -230,6 +234,7 @@ static void native_option(int c, const char *arg, struct plan *p,
 	case 'G': o->groups = arg; break;
 	case OPT_KEEP_CAPS: p->id.keep_caps = arg; break;
 	case OPT_NNP: p->id.no_new_privs = true; break;
+	case OPT_NO_NSS: p->id.no_nss = true; break;
 	case 'l': o->login = true; break;
 	case 'p': o->preserve_env = true; break;
 	case 'w': o->whitelist = arg; break;
@@ -244,18 +249,22 @@ static void native_option(int c, const char *arg, struct plan *p,
 	}
 }
 
-static const char *resolve_error(int err, const char *what)
+/* The files-only hint, unless NSS was asked too. */
+static const char *resolve_error(int err, const char *what,
+				 const struct ident *id)
 {
+	bool user = !strcmp(what, "user");
+
 	switch (err) {
-	case ENOENT: return !strcmp(what, "user")
-			    ? "no such user (leash reads /etc/passwd only)"
-			    : "no such group (leash reads /etc/group only)";
+	case ENOENT: return ident_uses_nss(id) ? (user ? "no such user" : "no such group")
+			  : user ? "no such user (leash reads /etc/passwd only)"
+				 : "no such group (leash reads /etc/group only)";
 	case ERANGE: return "number out of range";
 	case E2BIG: return "more groups than NGROUPS_MAX";
 	case ENOMEM: return "out of memory";
-	case EINVAL: return !strcmp(what, "user") ? "not a user name or number"
-					      : "not a group name or number";
-	default: return strerror(err);  /* reading the files: EMFILE, EIO ... */
+	case EINVAL: return user ? "not a user name or number"
+				 : "not a group name or number";
+	default: return nss_strerror(err);  /* EMFILE, EIO, NSS timed out ... */
 	}
 }
 
@@ -271,13 +280,13 @@ static void native_resolve(struct plan *p, const struct native_opts *o)
 	}
 	if (user && ident_resolve_user(&p->id, user) < 0)
 		diag_die(EXIT_CANCELED, "cannot resolve user %s: %s",
-			 diag_quote(user), resolve_error(errno, "user"));
+			 diag_quote(user), resolve_error(errno, "user", &p->id));
 	if (o->group && ident_resolve_group(&p->id, o->group) < 0)
 		diag_die(EXIT_CANCELED, "cannot resolve group %s: %s",
-			 diag_quote(o->group), resolve_error(errno, "group"));
+			 diag_quote(o->group), resolve_error(errno, "group", &p->id));
 	if (o->groups && ident_resolve_groups(&p->id, o->groups) < 0)
 		diag_die(EXIT_CANCELED, "cannot resolve groups %s: %s",
-			 diag_quote(o->groups), resolve_error(errno, "group"));
+			 diag_quote(o->groups), resolve_error(errno, "group", &p->id));
 }
 
 /* -l without a command runs the target's shell as a login shell. */

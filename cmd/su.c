@@ -14,8 +14,10 @@
  * runs FILE directly.
  *
  * Both dialects accept names from /etc/passwd, numbers and Android names
- * for USER.  leash never asks for a password: only a caller that may
- * already switch (root) gets the switch.  Exit status as util-linux su:
+ * for USER, and names only NSS knows, as util-linux su does (through
+ * getent: see nss.h; su has no --no-nss, `leash --no-nss -u` is the way
+ * to the files alone).  leash never asks for a password: only a caller
+ * that may already switch (root) gets the switch.  Exit status as util-linux su:
  * the command's, 128+N after signal N, 126/127 when it cannot be run,
  * 1 for su's own errors. */
 #include <errno.h>
@@ -29,6 +31,7 @@
 #include "cmd.h"
 #include "diag.h"
 #include "env.h"
+#include "nss.h"
 #include "opt.h"
 
 extern char **environ;
@@ -110,7 +113,8 @@ static bool lookup_missed(int err)
 
 static _Noreturn void lookup_failed(const char *what, const char *name)
 {
-	diag_die_errno(SU_FAIL, errno, "failed to look up %s %s", what, name);
+	diag_die(SU_FAIL, "failed to look up %s %s: %s", what, name,
+		 nss_strerror(errno));
 }
 
 static void add_gid(struct su_opts *o, const char *spec, bool primary)

@@ -19,6 +19,7 @@
 
 #include "aid.h"
 #include "caps.h"
+#include "nss.h"
 #include "passwd.h"
 
 #define ID_MAX 4294967294UL     /* (uid_t)-1 means "unchanged" to set*id */
@@ -119,7 +120,11 @@ static int default_groups(struct ident *id, gid_t gid)
 	return take_groups(id, g, 1);
 }
 
-static int take_pwent(struct ident *id, struct pwent *pw)
+/* group_list or nss_initgroups: the user's groups, from where it was. */
+typedef int groups_fn(const char *user, gid_t primary, size_t max,
+		      gid_t **groups, size_t *ngroups);
+
+static int take_pwent(struct ident *id, struct pwent *pw, groups_fn *groups_of)
 {
 	gid_t *g;
 	size_t n;
@@ -142,7 +147,7 @@ static int take_pwent(struct ident *id, struct pwent *pw)
 	}
 	id->gid = pw->gid;
 	id->have_gid = true;
-	if (group_list(pw->name, pw->gid, IDENT_NGROUPS_MAX, &g, &n) == 0)
+	if (groups_of(pw->name, pw->gid, IDENT_NGROUPS_MAX, &g, &n) == 0)
 		rc = take_groups(id, g, n);
 out:
 	pwent_free(pw);
@@ -192,23 +197,44 @@ int ident_resolve_user(struct ident *id, const char *spec)
 		return -1;
 	}
 	if (passwd_by_name(spec, &pw) == 0)
-		return take_pwent(id, &pw);
+		return take_pwent(id, &pw, group_list);
 	if (errno != ENOENT)
 		return -1;
 	if ((r = parse_id(spec, &n)) < 0)
 		return -1;
 	if (r == 0) {
 		if (passwd_by_uid((uid_t)n, &pw) == 0)
-			return take_pwent(id, &pw);
+			return take_pwent(id, &pw, group_list);
 		return errno == ENOENT ? take_bare(id, (uid_t)n, NULL) : -1;
 	}
-	if (android_names() && aid_user_by_name(spec, &uid) == 0)
-		return take_bare(id, uid, spec);
+	if (android_names()) {
+		if (aid_user_by_name(spec, &uid) == 0)
+			return take_bare(id, uid, spec);
+	} else if (!id->no_nss) {
+		/* Only now, after a miss: the common launch runs no getent. */
+		if (nss_passwd(spec, &pw) == 0)
+			return take_pwent(id, &pw, nss_initgroups);
+		return -1;
+	}
 	errno = ENOENT;
 	return -1;
 }
 
-int ident_lookup_group(const char *spec, gid_t *gid)
+bool ident_uses_nss(const struct ident *id)
+{
+	return !id->no_nss && !android_names() && nss_available();
+}
+
+/* A gid of 4294967295 is (gid_t)-1, no group: as for a passwd entry. */
+static int gid_check(const gid_t *gid)
+{
+	if (*gid != (gid_t)-1)
+		return 0;
+	errno = ERANGE;
+	return -1;
+}
+
+static int lookup_group(const char *spec, gid_t *gid, bool nss)
 {
 	unsigned long n;
 	int r;
@@ -217,12 +243,8 @@ int ident_lookup_group(const char *spec, gid_t *gid)
 		errno = EINVAL;
 		return -1;
 	}
-	if (group_by_name(spec, gid) == 0) {
-		if (*gid != (gid_t)-1)
-			return 0;
-		errno = ERANGE;         /* as for a passwd entry's ids */
-		return -1;
-	}
+	if (group_by_name(spec, gid) == 0)
+		return gid_check(gid);
 	if (errno != ENOENT || (r = parse_id(spec, &n)) < 0)
 		return -1;
 	if (r == 0) {
@@ -231,15 +253,22 @@ int ident_lookup_group(const char *spec, gid_t *gid)
 	}
 	if (android_names())
 		return aid_group_by_name(spec, gid);
+	if (nss)
+		return nss_group(spec, gid) < 0 ? -1 : gid_check(gid);
 	errno = ENOENT;
 	return -1;
+}
+
+int ident_lookup_group(const char *spec, gid_t *gid)
+{
+	return lookup_group(spec, gid, true);
 }
 
 int ident_resolve_group(struct ident *id, const char *spec)
 {
 	gid_t gid;
 
-	if (ident_lookup_group(spec, &gid) < 0)
+	if (lookup_group(spec, &gid, !id->no_nss) < 0)
 		return -1;
 	id->gid_explicit = true;
 	id->gid = gid;
@@ -271,7 +300,7 @@ int ident_resolve_groups(struct ident *id, const char *list)
 		}
 		memcpy(item, p, len);
 		item[len] = '\0';
-		if (ident_lookup_group(item, &g[k++]) < 0) {
+		if (lookup_group(item, &g[k++], !id->no_nss) < 0) {
 			free(g);
 			return -1;
 		}

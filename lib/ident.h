@@ -26,30 +26,39 @@ struct ident {
 	/* Capabilities kept across the switch (libcap text), NULL for none. */
 	const char *keep_caps;
 	bool no_new_privs;
+	/* --no-nss: a name the files lack is no one (else getent is asked). */
+	bool no_nss;
 };
 
 /* The kernel's NGROUPS_MAX (musl's <limits.h> says 32, glibc's 65536). */
 #define IDENT_NGROUPS_MAX 65536
 
-/* Resolve -u USER: a passwd name, a decimal number 0..4294967294, or an
- * Android name, tried in that order; Android names only on Android or
- * with no /etc/passwd at all (ANDROID_ROOT set and /system/build.prop
- * present, or no password file).  Fills uid, user, home, shell, and
- * (unless -g/-G decided already) gid and groups: from passwd and group
- * when there is an entry, else gid = uid and groups = {gid}.  -1 with
- * errno ENOENT (no such user), EINVAL (malformed), ERANGE (out of range,
- * also an entry saying 4294967295), E2BIG (more groups than
- * IDENT_NGROUPS_MAX), or the error reading the files (EMFILE ...). */
+/* Resolve -u USER: a passwd name, a decimal number 0..4294967294, then
+ * an Android name or else a name NSS knows, tried in that order; Android
+ * names only on Android or with no /etc/passwd at all (ANDROID_ROOT set
+ * and /system/build.prop present, or no password file), NSS (getent,
+ * see nss.h) everywhere else unless no_nss.  Fills uid, user, home,
+ * shell, and (unless -g/-G decided already) gid and groups: from passwd
+ * and group (or NSS's initgroups) when there is an entry, else gid = uid
+ * and groups = {gid}.  -1 with errno ENOENT (no such user), EINVAL
+ * (malformed), ERANGE (out of range, also an entry saying 4294967295),
+ * E2BIG (more groups than IDENT_NGROUPS_MAX), the error reading the
+ * files (EMFILE ...), or NSS's (ETIMEDOUT ...: see nss_strerror). */
 int ident_resolve_user(struct ident *id, const char *spec);
-/* -g GROUP: the gid; the groups become {gid} unless -G gives them. */
+/* -g GROUP: the gid; the groups become {gid} unless -G gives them.
+ * Names as for users: the group file, a number, Android's or NSS's. */
 int ident_resolve_group(struct ident *id, const char *spec);
 /* -G G1,G2,...: exactly these supplementary groups (the gid is not
  * added).  Empty items are EINVAL. */
 int ident_resolve_groups(struct ident *id, const char *list);
 
 /* One group: a group-file name, a number or (where Android names apply,
- * as for users) an Android group name. */
+ * as for users) an Android group name, else a name NSS knows. */
 int ident_lookup_group(const char *spec, gid_t *gid);
+
+/* Is a name the files lack asked of NSS?  Not with no_nss, not where
+ * Android names apply, not without getent. */
+bool ident_uses_nss(const struct ident *id);
 /* Exactly these groups (copied, sorted, duplicates dropped). */
 int ident_set_groups(struct ident *id, const gid_t *groups, size_t n);
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: ISC */
-/* passwd: a small reader for the colon files, taking every line exactly
- * as glibc's files backend (nss_files) takes it; no NSS, no caching. */
+/* passwd: a small reader for the colon files (and getent's answers in
+ * their format), taking every line exactly as glibc's files backend
+ * (nss_files) takes it; no NSS module, no caching. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE     /* getline, strdup */
 #endif
@@ -153,9 +154,28 @@ static int file_scan(const char *path, line_fn fn, void *ctx)
 	return rc;
 }
 
+/* Each line of TEXT (getent's answer, modified in place) as file_scan
+ * gives a file's; a NUL ends the text. */
+static int text_scan(char *text, line_fn fn, void *ctx)
+{
+	int rc = 0;
+
+	while (rc == 0 && *text) {
+		char *nl = strchr(text, '\n');
+		char *next = nl ? nl + 1 : text + strlen(text);
+
+		if (nl)
+			*nl = '\0';
+		rc = fn(text, ctx);
+		text = next;
+	}
+	return rc;
+}
+
 struct pw_query {
 	const char *name;       /* by name, or by uid when NULL */
 	uid_t uid;
+	bool any;               /* the first entry, whatever it is */
 	struct pwent *pw;
 };
 
@@ -166,7 +186,9 @@ static int pw_match(char *line, void *ctx)
 
 	if (!pw_parse(line, &e))
 		return 0;
-	if (q->name ? strcmp(e.name, q->name) != 0 : e.uid != q->uid)
+	/* getent's answer: any entry with a name; a file: the one asked. */
+	if (q->any ? !*e.name : q->name ? strcmp(e.name, q->name) != 0
+				       : e.uid != q->uid)
 		return 0;
 	q->pw->uid = (uid_t)e.uid;
 	q->pw->gid = (gid_t)e.gid;
@@ -181,12 +203,12 @@ static int pw_match(char *line, void *ctx)
 	return 1;
 }
 
-static int pw_find(struct pw_query *q)
+static int pw_find(struct pw_query *q, char *text)
 {
 	int rc;
 
 	memset(q->pw, 0, sizeof *q->pw);
-	rc = file_scan(PASSWD_FILE, pw_match, q);
+	rc = text ? text_scan(text, pw_match, q) : file_scan(PASSWD_FILE, pw_match, q);
 	if (rc == 0)
 		errno = ENOENT;
 	return rc == 1 ? 0 : -1;
@@ -201,14 +223,21 @@ int passwd_by_name(const char *name, struct pwent *pw)
 		errno = ENOENT;
 		return -1;
 	}
-	return pw_find(&q);
+	return pw_find(&q, NULL);
 }
 
 int passwd_by_uid(uid_t uid, struct pwent *pw)
 {
 	struct pw_query q = { .uid = uid, .pw = pw };
 
-	return pw_find(&q);
+	return pw_find(&q, NULL);
+}
+
+int passwd_from_text(char *text, struct pwent *pw)
+{
+	struct pw_query q = { .any = true, .pw = pw };
+
+	return pw_find(&q, text);
 }
 
 void pwent_free(struct pwent *pw)
@@ -220,7 +249,7 @@ void pwent_free(struct pwent *pw)
 }
 
 struct gr_query {
-	const char *name;
+	const char *name;       /* NULL: the first entry */
 	gid_t gid;
 };
 
@@ -230,7 +259,8 @@ static int gr_match(char *line, void *ctx)
 	char *name, *members;
 	uint32_t gid;
 
-	if (!gr_parse(line, &name, &gid, &members) || strcmp(name, q->name) != 0)
+	if (!gr_parse(line, &name, &gid, &members) ||
+	    (q->name ? strcmp(name, q->name) != 0 : !*name))
 		return 0;
 	q->gid = (gid_t)gid;
 	return 1;
@@ -240,6 +270,18 @@ int group_by_name(const char *name, gid_t *gid)
 {
 	struct gr_query q = { .name = name };
 	int rc = is_compat(name) ? 0 : file_scan(GROUP_FILE, gr_match, &q);
+
+	if (rc == 1)
+		*gid = q.gid;
+	else if (rc == 0)
+		errno = ENOENT;
+	return rc == 1 ? 0 : -1;
+}
+
+int group_from_text(char *text, gid_t *gid)
+{
+	struct gr_query q = { .name = NULL };
+	int rc = text_scan(text, gr_match, &q);
 
 	if (rc == 1)
 		*gid = q.gid;
@@ -308,8 +350,7 @@ static int gid_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Sort and drop duplicates (the kernel keeps the list sorted anyway). */
-static size_t gid_unique(gid_t *g, size_t n)
+size_t group_sort_unique(gid_t *g, size_t n)
 {
 	size_t k = 0;
 
@@ -329,7 +370,7 @@ int group_list(const char *user, gid_t primary, size_t max,
 		free(q.g);
 		return -1;
 	}
-	q.n = gid_unique(q.g, q.n);
+	q.n = group_sort_unique(q.g, q.n);
 	if (q.n > max) {
 		free(q.g);
 		errno = E2BIG;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /* passwd: /etc/passwd and /etc/group read directly, so the static musl
- * build and the glibc build answer alike and no NSS module is loaded. */
+ * build and the glibc build answer alike and no NSS module is loaded
+ * (nss.c asks getent for what the files lack, parsed here too). */
 #ifndef LEASH_PASSWD_H
 #define LEASH_PASSWD_H
 
@@ -41,5 +42,16 @@ int group_by_name(const char *name, gid_t *gid);
  * is malloc'd.  -1 with errno E2BIG beyond MAX groups, or an I/O error. */
 int group_list(const char *user, gid_t primary, size_t max,
 	       gid_t **groups, size_t *ngroups);
+
+/* Sort G and drop duplicates (the kernel keeps the list sorted anyway);
+ * the new count. */
+size_t group_sort_unique(gid_t *g, size_t n);
+
+/* The first entry among the lines of TEXT (an answer of getent, cut up
+ * in place), each line taken as a line of the file; other lines are
+ * skipped as in the file.  -1 with errno ENOENT when no line is one,
+ * else as passwd_by_name and group_by_name. */
+int passwd_from_text(char *text, struct pwent *pw);
+int group_from_text(char *text, gid_t *gid);
 
 #endif

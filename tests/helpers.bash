@@ -336,6 +336,12 @@ report_get() {
 	sed -n "s/^$1=//p" "$2"
 }
 
+# nss_hint passwd|group: what leash adds to "no such user/group": nothing
+# where it asks NSS (there is a getent), else that it read the file only.
+nss_hint() {
+	[[ -x /usr/bin/getent ]] || printf ' (leash reads /etc/%s only)' "$1"
+}
+
 # The per-test hooks most files want; a file that needs more defines its
 # own setup/teardown after `load helpers`.
 setup() {

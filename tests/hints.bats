@@ -49,11 +49,17 @@ Try 'leash --help' for more information."
 	assert_lines 2
 }
 
-@test "an unknown user or group: leash says it reads only the files" {
-	run "$LEASH" -u leash_no_such_user_x -- true
+@test "an unknown user or group: leash says it reads only the files, unless it asked NSS" {
+	run "$LEASH" --no-nss -u leash_no_such_user_x -- true
 	assert_status 125
 	assert_output "leash: cannot resolve user 'leash_no_such_user_x': no such user (leash reads /etc/passwd only)"
-	run "$LEASH" -u 0 -g leash_no_such_group -- true
+	run "$LEASH" --no-nss -u 0 -g leash_no_such_group -- true
 	assert_status 125
 	assert_output "leash: cannot resolve group 'leash_no_such_group': no such group (leash reads /etc/group only)"
+	# With a getent to ask, the files were not all: no hint.
+	run "$LEASH" -u leash_no_such_user_x -- true
+	assert_status 125
+	assert_output "leash: cannot resolve user 'leash_no_such_user_x': no such user$(nss_hint passwd)"
+	run "$LEASH" -u 0 -g leash_no_such_group -- true
+	assert_output "leash: cannot resolve group 'leash_no_such_group': no such group$(nss_hint group)"
 }

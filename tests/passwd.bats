@@ -5,7 +5,9 @@
 # the real ones in a private mount namespace, each name is looked up by
 # glibc (getent -s files) and by leash (-u NAME, -g NAME, the groups of
 # -u NAME), and the two must agree, except for the few differences listed
-# (and asserted) below.  Needs root (mount namespace, identity switch).
+# (and asserted) below.  leash runs with --no-nss: a name the crafted
+# files lack would otherwise be asked of getent (nss.bats tests that).
+# Needs root (mount namespace, identity switch).
 
 bats_require_minimum_version 1.5.0
 
@@ -136,7 +138,7 @@ glibc_pw() {
 # for another error.
 leash_pw() {
 	local out
-	if ! out=$("$LEASH" -u "$1" -- "$PW_DIR/probe" -e 2>&1); then
+	if ! out=$("$LEASH" --no-nss -u "$1" -- "$PW_DIR/probe" -e 2>&1); then
 		[[ $out == *": no such user (leash reads /etc/passwd only)" || $out == *": not a user name or number" ]] &&
 			echo none || echo "refused: $out"
 		return
@@ -161,7 +163,7 @@ glibc_gr() {
 
 leash_gr() {
 	local out
-	if ! out=$("$LEASH" -u root -g "$1" -- "$PW_DIR/probe" -k gid 2>&1); then
+	if ! out=$("$LEASH" --no-nss -u root -g "$1" -- "$PW_DIR/probe" -k gid 2>&1); then
 		[[ $out == *": no such group (leash reads /etc/group only)" || $out == *": not a group name or number" ]] &&
 			echo none || echo "refused: $out"
 		return
@@ -179,7 +181,7 @@ glibc_in() {
 }
 
 leash_in() {
-	"$LEASH" -u "$1" -- "$PW_DIR/probe" -k groups 2>&1 || true
+	"$LEASH" --no-nss -u "$1" -- "$PW_DIR/probe" -k groups 2>&1 || true
 }
 
 # in_crafted FN KEY...: "KEY<TAB>glibc's view<TAB>leash's view" for each
@@ -284,7 +286,7 @@ compare_views() {
 @test "an empty /etc/passwd: nobody is no one (never Android's 9999)" {
 	: >"$PW_DIR/empty"
 	run unshare -m --propagation private -- sh -c \
-		'mount --bind "$1" /etc/passwd && exec "$2" -u nobody -- id -u' sh "$PW_DIR/empty" "$LEASH"
+		'mount --bind "$1" /etc/passwd && exec "$2" --no-nss -u nobody -- id -u' sh "$PW_DIR/empty" "$LEASH"
 	assert_status 125
 	assert_output "leash: cannot resolve user 'nobody': no such user (leash reads /etc/passwd only)"
 }
