@@ -6,13 +6,21 @@
 
 load helpers
 
-# copy_tree: the source tree without what a build adds, in $SRC.
+# copy_tree: the source tree without what a build adds, in $SRC: the
+# files git has (tracked, or new and not ignored), else all but the
+# build's own directories.
 copy_tree() {
 	SRC=$TMP/src
 	mkdir "$SRC"
+	if git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; then
+		git -C "$TOP" ls-files -z --cached --others --exclude-standard |
+			tar -C "$TOP" --null -T - -cf - | tar -C "$SRC" -xf -
+		return
+	fi
 	tar -C "$TOP" --exclude=./.git --exclude=./build --exclude=./build-san \
-		--exclude=./build-aarch64 --exclude=./build-armhf --exclude=./build-i686 \
-		--exclude=./build-x86_64 --exclude=./config.mk --exclude='./bench-*.json' -cf - . |
+		--exclude=./build-fuzz --exclude=./build-aarch64 --exclude=./build-armhf \
+		--exclude=./build-i686 --exclude=./build-x86_64 --exclude=./config.mk \
+		--exclude='./bench-*.json' -cf - . |
 		tar -C "$SRC" -xf -
 }
 
