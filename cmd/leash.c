@@ -9,11 +9,13 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
+#include "account.h"
 #include "clock.h"
 #include "cmd.h"
 #include "diag.h"
 #include "duration.h"
 #include "env.h"
+#include "mountinfo.h"
 #include "opt.h"
 #include "signals.h"
 #include "timer.h"
@@ -67,7 +69,7 @@ int main(int argc, char **argv)
 
 enum {
 	OPT_PRESERVE = 256, OPT_FOREGROUND, OPT_PTY, OPT_NO_PTY, OPT_KEEP_CAPS, OPT_NNP, OPT_CGROUP,
-	OPT_WEIGHT, OPT_CGROUP_ROOT, OPT_KILL_LEFTOVERS,
+	OPT_WEIGHT, OPT_CGROUP_ROOT, OPT_KILL_LEFTOVERS, OPT_REPORT, OPT_REPORT_FD,
 };
 
 static const struct opt_long leash_longs[] = {
@@ -92,6 +94,8 @@ static const struct opt_long leash_longs[] = {
 	{ "cpu-weight", OPT_REQUIRED, OPT_WEIGHT },
 	{ "cgroup-root", OPT_REQUIRED, OPT_CGROUP_ROOT },
 	{ "kill-leftovers", OPT_NONE, OPT_KILL_LEFTOVERS },
+	{ "report", OPT_REQUIRED, OPT_REPORT },
+	{ "report-fd", OPT_REQUIRED, OPT_REPORT_FD },
 	{ "help", OPT_NONE, 'h' },
 	{ "version", OPT_NONE, 'V' },
 	{ NULL, 0, 0 },
@@ -158,6 +162,7 @@ static void leash_usage(void)
 static _Noreturn void leash_try(void)
 {
 	fputs("Try 'leash --help' for more information.\n", stderr);
+	account_fail(EXIT_CANCELED);
 	exit(EXIT_CANCELED);
 }
 
@@ -165,6 +170,7 @@ static _Noreturn void leash_try(void)
 struct native_opts {
 	const char *user, *group, *groups, *whitelist;
 	bool login, preserve_env, timed;
+	bool root_asked;        /* --cgroup-root (not LEASH_CGROUP_ROOT) */
 };
 
 static void parse_cgroup_mode(const char *s, struct cgroup_plan *cg)
@@ -233,8 +239,13 @@ static void native_option(int c, const char *arg, struct plan *p,
 	case 'C': p->chdir = arg; break;
 	case OPT_CGROUP: parse_cgroup_mode(arg, &p->cg); p->cg.asked = true; break;
 	case OPT_WEIGHT: p->cg.weight = parse_weight(arg); p->cg.asked = true; break;
-	case OPT_CGROUP_ROOT: p->cg.root = arg; p->cg.asked = true; break;
+	case OPT_CGROUP_ROOT:
+		p->cg.root = arg;
+		p->cg.asked = o->root_asked = p->cg_root_asked = true;
+		break;
 	case OPT_KILL_LEFTOVERS: p->cg.kill_leftovers = true; p->cg.asked = true; break;
+	case OPT_REPORT: account_report_file(arg); break;
+	case OPT_REPORT_FD: account_report_fd(arg); break;
 	case 'h': leash_usage(); exit_after_output(EXIT_CANCELED);
 	case 'V': printf("leash %s\n", LEASH_VERSION); exit_after_output(EXIT_CANCELED);
 	default: leash_try();
@@ -321,6 +332,57 @@ static void native_environment(struct plan *p, const struct native_opts *o)
 	}
 }
 
+/* --cgroup-root must be a cgroup directory (or one to make in a cgroup
+ * filesystem) in every mode: a typo is never silently ignored. */
+static void check_cgroup_root(const char *root)
+{
+	char parent[CGROUP_PATH_MAX];
+	long magic = mountinfo_magic(root);
+	char *slash;
+
+	if (magic < 0 && errno == ENOENT &&
+	    snprintf(parent, sizeof parent, "%s", root) < (int)sizeof parent &&
+	    (slash = strrchr(parent, '/'))) {
+		slash[slash == parent] = '\0';
+		magic = mountinfo_magic(parent);
+	}
+	if (magic == MOUNTINFO_CGROUP2_MAGIC || magic == MOUNTINFO_CGROUP1_MAGIC)
+		return;
+	if (magic < 0)
+		diag_die_errno(EXIT_CANCELED, errno, "--cgroup-root %s is not "
+			       "a usable cgroup directory", diag_quote(root));
+	diag_die(EXIT_CANCELED, "--cgroup-root %s is not a usable cgroup "
+		 "directory: not on a cgroup filesystem", diag_quote(root));
+}
+
+/* auto acts, like the kernel patch at set_user(), when the uid changes
+ * or a cgroup option asks for it, and only as root.  An option that
+ * cannot be honoured then is a warning (under require cgroup_prepare
+ * fails instead); --kill-leftovers is the subreaper's where no leaf is. */
+static void native_cgroup(struct plan *p, const struct native_opts *o)
+{
+	const char *why = NULL;
+
+	if (o->root_asked)
+		check_cgroup_root(p->cg.root);
+	if (p->cg.mode == CGROUP_OFF)
+		why = "--cgroup=off";
+	else if (p->cg.mode == CGROUP_AUTO && geteuid() != 0)
+		why = "leash is not root (--cgroup=auto)";
+	else if (p->cg.mode == CGROUP_AUTO &&
+		 !(ident_changes_uid(&p->id) || p->cg.asked))
+		why = "no uid change and no cgroup option (--cgroup=auto)";
+	if (!why)
+		return account_plan(p, NULL);
+	p->cg.mode = CGROUP_OFF;
+	account_plan(p, why);
+	if (p->cg.weight)
+		diag_warn("--cpu-weight %u not applied: %s", p->cg.weight, why);
+	if (o->root_asked)
+		diag_warn("--cgroup-root %s not used: %s", diag_quote(p->cg.root),
+			  why);
+}
+
 /* timeout's habit, `leash 5 cmd`: the duration was taken for the
  * command, which was not found. */
 static void hint_duration(char **argv)
@@ -356,11 +418,16 @@ int leash_main(int argc, char **argv)
 				  diag_quote("leash -u USER -- sh -c ..."));
 		native_option(c, st.arg, &p, &o);
 	}
+	account_plan(&p, NULL);
 	native_resolve(&p, &o);
 	const char *bad;
 	if (ident_check_caps(&p.id, &bad) < 0)
 		diag_die(EXIT_CANCELED, "invalid capability %s in --keep-caps",
 			 diag_quote(bad));
+	/* Ambient capabilities outlive only a switch to a non-root uid. */
+	if (p.id.keep_caps && (!o.user || p.id.uid == 0))
+		diag_die(EXIT_CANCELED, "--keep-caps needs -u with a user other "
+			 "than root: there is no switch to keep them across");
 	if (ident_check_privilege(&p.id) < 0)
 		diag_die(EXIT_CANCELED, "cannot switch to another user: "
 			 "leash does not authenticate; run it as root");
@@ -373,13 +440,17 @@ int leash_main(int argc, char **argv)
 	p.pty_candidate = p.new_session || p.pty_mode == PTY_ALWAYS;
 	/* KILL, not the -s signal: the native command gets no say. */
 	p.pdeath_signal = SIGKILL;
-	/* auto acts, like the kernel patch at set_user(), when the uid
-	 * changes or a cgroup option asks for it, and only as root. */
-	if (p.cg.mode == CGROUP_AUTO &&
-	    (geteuid() != 0 || !(ident_changes_uid(&p.id) || p.cg.asked)))
-		p.cg.mode = CGROUP_OFF;
+	/* The whole tree dies: a leaf, else leash as a subreaper. */
+	p.tree_kill_wanted = true;
+	native_cgroup(&p, &o);
+	account_start();
 
-	int status = run_to_status(&p);
+	struct outcome out;
+	bool ran;
+	int status = run_decide(&p, &out, &ran);
+	status = account_finish(&out, ran, status);
+	if (ran)
+		outcome_die(&p, &out);
 	if (status == EXIT_ENOENT && !o.timed)
 		hint_duration(p.argv);
 	return status;

@@ -486,6 +486,7 @@ int cgroup_prepare(struct cgroup_plan *cg, uid_t uid, const char **what)
 		return -1;
 	}
 	cg->active = true;
+	cg->created = created;
 	cg_note_ready(cg, created);
 	return 0;
 }

@@ -46,6 +46,7 @@ struct cgroup_plan {
 
 	/* State, owned by lib/cgroup.c, set by cgroup_prepare. */
 	bool active;            /* a group was prepared: the child joins it */
+	bool created;           /* with active: this run made the uid group */
 	int version;            /* cpu hierarchy: 1 or 2 */
 	char cpu_top[CGROUP_PATH_MAX];  /* v1: <cpu mount>/leash; v2: R */
 	char cpu_uid[CGROUP_PATH_MAX];  /* uid_<uid>, cpu hierarchy */
