@@ -188,7 +188,8 @@ static void where(struct report *r)
 
 	r->tree_kill = p->tree_kill;
 	r->pty = p->pty != NULL;
-	if (!cg->active) {
+	/* The paths outlive cgroup_release (which clears active). */
+	if (!cg->version || !cg->cpu_uid[0]) {
 		r->cg_reason = ac.why_none[0] ? ac.why_none : "none";
 		return;
 	}

@@ -195,11 +195,18 @@ static void count_pid(pid_t pid, void *arg)
 	(void)arg;
 }
 
+/* How many processes the leaf holds, the command included. */
+static unsigned cgroup_count(const struct watch *w)
+{
+	int n = cgfs_each_pid(w->plan->cg.leaf, count_pid, NULL);
+
+	return n > 1 ? (unsigned)n : 1;
+}
+
 /* The cgroup leaf: every process in it, then CONT. */
-static unsigned deliver_cgroup(struct watch *w, int sig)
+static void deliver_cgroup(struct watch *w, int sig)
 {
 	const struct cgroup_plan *cg = &w->plan->cg;
-	int n = cgfs_each_pid(cg->leaf, count_pid, NULL);
 
 	if (sig == SIGKILL) {
 		if (cgroup_kill(cg) < 0)
@@ -209,7 +216,6 @@ static unsigned deliver_cgroup(struct watch *w, int sig)
 	} else if (sig != SIGCONT) {
 		cgroup_signal(cg, SIGCONT);
 	}
-	return n > 1 ? (unsigned)n : 1;
 }
 
 /* Without a leaf: every descendant leash finds from its children; the
@@ -246,6 +252,12 @@ static void deliver(struct watch *w, int sig, enum tally_why why)
 		tally_sent(w, sig, why, procs);
 		return;
 	}
+	/* The walk before the group's signal, so it sees the tree whole
+	 * (it leaves the group's members to the group's signal). */
+	if (p->tree_kill == TREE_SUBREAPER)
+		procs = deliver_tree(w, sig, to);
+	else if (p->tree_kill == TREE_CGROUP)
+		procs = cgroup_count(w);
 	if (sig == SIGKILL) {
 		/* KILL to our own group would end leash before it reaps and
 		 * removes the leaf: it goes there at the end (outcome). */
@@ -259,11 +271,9 @@ static void deliver(struct watch *w, int sig, enum tally_why why)
 		kill(w->pid, SIGCONT);
 		to_group(w, to, SIGCONT);
 	}
-	/* Then what left the group: the leaf, or the walked tree. */
-	if (p->tree_kill == TREE_SUBREAPER)
-		procs = deliver_tree(w, sig, to);
-	else if (p->tree_kill == TREE_CGROUP && sig != 0)
-		procs = deliver_cgroup(w, sig);
+	/* Then what left the group, as GNU's order had it: the leaf. */
+	if (p->tree_kill == TREE_CGROUP && sig != 0)
+		deliver_cgroup(w, sig);
 	tally_sent(w, sig, why, procs);
 }
 
