@@ -27,6 +27,7 @@ static struct {
 	bool resolved;          /* identity resolved: it goes in the report */
 	bool done;
 	char why_none[512];     /* the reason cgroup.c gave for no group */
+	const char *why;        /* cmd/'s reason, or why_none */
 	gid_t caller_groups[64];
 } ac = { .file = { .fd = -1 } };
 
@@ -91,9 +92,9 @@ void account_plan(struct plan *p, const char *why_none)
 {
 	ac.plan = p;
 	p->account = ac.reporting || p->verbose;
-	if (why_none)
-		snprintf(ac.why_none, sizeof ac.why_none, "%s", why_none);
-	p->cg_why_none = ac.why_none;
+	/* A pointer, not a copy: no stdio on the path of a plain -t. */
+	ac.why = why_none ? why_none : ac.why_none;
+	p->cg_why_none = ac.why;
 	/* The notes carry the reason: take them whenever it may be told. */
 	if (p->account || p->cg.weight || p->cg_root_asked) {
 		p->cg.verbose = true;
@@ -190,7 +191,7 @@ static void where(struct report *r)
 	r->pty = p->pty != NULL;
 	/* The paths outlive cgroup_release (which clears active). */
 	if (!cg->version || !cg->cpu_uid[0]) {
-		r->cg_reason = ac.why_none[0] ? ac.why_none : "none";
+		r->cg_reason = ac.why && *ac.why ? ac.why : "none";
 		return;
 	}
 	r->cg_hierarchy = cg->version == 1 ? "v1" : "v2";

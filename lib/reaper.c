@@ -37,14 +37,15 @@ int reaper_enable(void)
 	return prctl(PR_SET_CHILD_SUBREAPER, 1UL, 0UL, 0UL, 0UL);
 }
 
-void reaper_open(struct reaper *r, pid_t child)
+void reaper_open(struct reaper *r, pid_t self, pid_t child)
 {
 	sigset_t chld;
 
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
-	r->self = getpid();
+	r->self = self;
 	r->child = child;
+	r->adopted = false;
 	r->fd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 
@@ -55,11 +56,25 @@ struct pollfd reaper_poll(const struct reaper *r)
 
 void reaper_reap(struct reaper *r)
 {
-	struct signalfd_siginfo ssi;
+	struct signalfd_siginfo ssi[4];
+	bool others = false;
 	siginfo_t si;
+	ssize_t n;
 
-	while (r->fd >= 0 && read(r->fd, &ssi, sizeof ssi) == (ssize_t)sizeof ssi)
-		;
+	/* The command's own exit ends the loop (the rest is reaped at the
+	 * end); an adopted exit coalesced into it is left to init. */
+	do {
+		n = r->fd < 0 ? -1 : read(r->fd, ssi, sizeof ssi);
+		for (ssize_t i = 0; i < n / (ssize_t)sizeof *ssi; i++)
+			if ((pid_t)ssi[i].ssi_pid != r->child ||
+			    ssi[i].ssi_code == CLD_STOPPED ||
+			    ssi[i].ssi_code == CLD_CONTINUED ||
+			    ssi[i].ssi_code == CLD_TRAPPED)
+				others = true;
+	} while (n == (ssize_t)sizeof ssi);
+	if (!others)
+		return;
+	r->adopted = true;
 	/* Ask first without reaping, then reap only what is not the
 	 * command: its pid must stay pinned until supervise reaps it. */
 	for (;;) {
@@ -223,6 +238,7 @@ int reaper_signal(struct reaper *r, int sig, pid_t skip_pgrp, unsigned *found)
 	int err = 0;
 
 	*found = 0;
+	r->adopted = true;
 	if (procs_scan(&t, r->self) < 0) {
 		err = errno;
 		free(t.v);
@@ -272,6 +288,7 @@ int reaper_kill_all(struct reaper *r, unsigned *killed)
 	struct procs t = { 0 }, k = { 0 };
 	int err = 0;
 
+	r->adopted = true;
 	for (int round = 0; round < KILL_ROUNDS; round++) {
 		unsigned live = 0;
 		if (procs_scan(&t, r->self) < 0) {
@@ -306,8 +323,10 @@ void reaper_close(struct reaper *r, bool wait_dying)
 	struct timespec tick = { 0, 5 * 1000 * 1000 };
 	siginfo_t si;
 
-	/* No signal follows: reaping anything now is safe. */
-	for (int round = 0; round < KILL_ROUNDS;) {
+	/* No signal follows: reaping anything now is safe.  Nothing seen
+	 * but the command: nothing to reap (a zombie whose SIGCHLD merged
+	 * with the command's goes to init with the rest, which reaps it). */
+	for (int round = 0; r->adopted && round < KILL_ROUNDS;) {
 		si.si_pid = 0;
 		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG) < 0)
 			break;          /* ECHILD: nobody left */

@@ -19,6 +19,7 @@ struct reaper {
 	int fd;                 /* signalfd of SIGCHLD; -1: reap at the end */
 	pid_t self;
 	pid_t child;            /* the command: never reaped or signalled here */
+	bool adopted;           /* another child's SIGCHLD came, or a walk ran */
 };
 
 /* Before the fork: become a child subreaper.  -1 with errno. */
@@ -26,7 +27,7 @@ int reaper_enable(void);
 
 /* After the fork: read SIGCHLD (blocked before the fork) on a signalfd.
  * Never fails: without the fd adopted zombies wait for reaper_close. */
-void reaper_open(struct reaper *r, pid_t child);
+void reaper_open(struct reaper *r, pid_t self, pid_t child);
 
 /* The source's fd (-1: none, poll skips it). */
 struct pollfd reaper_poll(const struct reaper *r);

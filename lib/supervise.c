@@ -472,7 +472,7 @@ static void watch_open(struct watch *w, const struct sigstate *ss)
 	/* SIGCHLD is the reaper's source when there is one. */
 	if (p->subreaper) {
 		sigdelset(&mine, SIGCHLD);
-		reaper_open(&w->reaper, w->pid);
+		reaper_open(&w->reaper, w->self, w->pid);
 	}
 	w->sfd = signalfd(-1, &mine, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (timer_open(&w->timer) < 0 && p->verbose)
