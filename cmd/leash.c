@@ -356,11 +356,12 @@ static void check_cgroup_root(const char *root)
 	}
 	if (magic == MOUNTINFO_CGROUP2_MAGIC || magic == MOUNTINFO_CGROUP1_MAGIC)
 		return;
+	/* cgroup_prepare's words, so every mode says it alike. */
 	if (magic < 0)
 		diag_die_errno(EXIT_CANCELED, errno, "--cgroup-root %s is not "
-			       "a usable cgroup directory", diag_quote(root));
-	diag_die(EXIT_CANCELED, "--cgroup-root %s is not a usable cgroup "
-		 "directory: not on a cgroup filesystem", diag_quote(root));
+			       "on a cgroup filesystem", diag_quote(root));
+	diag_die(EXIT_CANCELED, "--cgroup-root %s is not on a cgroup "
+		 "filesystem", diag_quote(root));
 }
 
 /* auto acts, like the kernel patch at set_user(), when the uid changes

@@ -48,13 +48,13 @@ as_nobody() {
 			echo "$who --cgroup=$m: $status $output" >&2
 			assert_status 125
 			assert_lines 1
-			[[ $output == "leash: --cgroup-root '"*"' is not a usable cgroup directory"* ]]
+			[[ $output == "leash: --cgroup-root '"*"' is not on a cgroup filesystem"* ]]
 		done
 		[ ! -e "$TMP/ran" ]
 	done
 	run "$LEASH" --cgroup-root "$TMP/no/such" -- true
 	assert_status 125
-	[[ $output == "leash: --cgroup-root '$TMP/no/such' is not a usable cgroup directory: No such file or directory" ]]
+	[[ $output == "leash: --cgroup-root '$TMP/no/such' is not on a cgroup filesystem: No such file or directory" ]]
 }
 
 @test "drops: --keep-caps without -u, or for root, is an error" {

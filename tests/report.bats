@@ -169,7 +169,7 @@ assert_keys() {
 	run "$LEASH" --report="$R" --cgroup-root "$TMP" -- true
 	assert_status 125
 	assert_jq .result failed
-	[[ $(jqr .error) == "--cgroup-root '$TMP' is not a usable cgroup directory"* ]]
+	[[ $(jqr .error) == "--cgroup-root '$TMP' is not on a cgroup filesystem"* ]]
 }
 
 @test "report: a cgroup failure under --cgroup=require is reported" {
