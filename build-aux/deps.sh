@@ -40,7 +40,7 @@ profile() {
 			setpriv:util-linux unshare:util-linux runuser:util-linux \
 			useradd:passwd groupadd:passwd \
 			ps:procps pgrep:procps \
-			script:bsdutils busybox:busybox toybox:toybox strace:strace \
+			script:bsdutils busybox:busybox toybox:toybox strace:strace jq:jq \
 			/usr/share/i18n/locales/de_DE:locales keyctl:keyutils \
 			/usr/share/bash-completion/bash_completion:bash-completion ;;
 	fuzz)

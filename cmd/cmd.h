@@ -43,7 +43,17 @@ void spawn_error_report(struct plan *plan, const struct spawn_error *e);
 _Noreturn void exit_after_output(int failure);
 
 /* The command's fate as an exit status: the signal re-raised on ourselves
- * (plan->signal_as_status false) or 128+N. */
+ * (plan->signal_as_status false) or 128+N.  outcome_status is
+ * outcome_decide (the status, as the caller will see it: 128+N for a
+ * death leash passes on), then outcome_die (re-raise the command's
+ * signal, or GNU's KILL to the group; returns when neither applies). */
 int outcome_status(const struct plan *plan, const struct outcome *out);
+int outcome_decide(const struct plan *plan, const struct outcome *out);
+bool outcome_reraises(const struct plan *plan, const struct outcome *out);
+void outcome_die(const struct plan *plan, const struct outcome *out);
+
+/* run_to_status without outcome_die: *RAN says whether OUT holds the
+ * command's fate (false: leash or the exec failed, a message printed). */
+int run_decide(struct plan *plan, struct outcome *out, bool *ran);
 
 #endif

@@ -9,12 +9,14 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
+#include "account.h"
 #include "clock.h"
 #include "cmd.h"
 #include "diag.h"
 #include "duration.h"
 #include "env.h"
 #include "nss.h"
+#include "mountinfo.h"
 #include "opt.h"
 #include "signals.h"
 #include "timer.h"
@@ -68,7 +70,8 @@ int main(int argc, char **argv)
 
 enum {
 	OPT_PRESERVE = 256, OPT_FOREGROUND, OPT_PTY, OPT_NO_PTY, OPT_KEEP_CAPS, OPT_NNP, OPT_CGROUP,
-	OPT_WEIGHT, OPT_CGROUP_ROOT, OPT_KILL_LEFTOVERS, OPT_NO_NSS,
+	OPT_WEIGHT, OPT_CGROUP_ROOT, OPT_KILL_LEFTOVERS, OPT_NO_NSS, OPT_REPORT,
+	OPT_REPORT_FD,
 };
 
 static const struct opt_long leash_longs[] = {
@@ -94,6 +97,8 @@ static const struct opt_long leash_longs[] = {
 	{ "cpu-weight", OPT_REQUIRED, OPT_WEIGHT },
 	{ "cgroup-root", OPT_REQUIRED, OPT_CGROUP_ROOT },
 	{ "kill-leftovers", OPT_NONE, OPT_KILL_LEFTOVERS },
+	{ "report", OPT_REQUIRED, OPT_REPORT },
+	{ "report-fd", OPT_REQUIRED, OPT_REPORT_FD },
 	{ "help", OPT_NONE, 'h' },
 	{ "version", OPT_NONE, 'V' },
 	{ NULL, 0, 0 },
@@ -114,7 +119,11 @@ static void leash_usage(void)
 	      "      --preserve-status     exit with COMMAND's status even when it timed out\n"
 	      "      --foreground          keep the caller's terminal and process group;\n"
 	      "                            only COMMAND itself is signalled\n"
-	      "  -v, --verbose             say which signals are sent and which cgroup is used\n"
+	      "  -v, --verbose             say who COMMAND runs as, which signals are sent,\n"
+	      "                            which cgroup is used; end with a summary line\n"
+	      "      --report=FILE         when leash ends, write one JSON object saying what\n"
+	      "                            ran and what happened to FILE (replaced whole)\n"
+	      "      --report-fd=N         the same to descriptor N\n"
 	      "\n"
 	      "Identity (root only; no password is asked, nothing is authenticated):\n"
 	      "  -u, --user=USER           run as USER: passwd (or NSS) name or number\n"
@@ -139,9 +148,13 @@ static void leash_usage(void)
 	      "Per-uid cpu cgroup:\n"
 	      "      --cgroup=MODE         auto (default as root), require, off, or track:\n"
 	      "                            only a per-launch leaf in cgroup2 (no cpu group)\n"
-	      "      --cpu-weight=N        cpu weight of the uid's group, 1..10000 (default 100)\n"
-	      "      --cgroup-root=DIR     parent of the uid groups (default <mount>/leash)\n"
-	      "      --kill-leftovers      when COMMAND exits, kill what remains in its group\n"
+	      "      --cpu-weight=N        cpu weight, 1..10000, of the uid's group: it stays\n"
+	      "                            for the uid's later runs until changed (a new\n"
+	      "                            group starts at the kernel's 100)\n"
+	      "      --cgroup-root=DIR     parent of the uid groups (default <mount>/leash);\n"
+	      "                            an error unless DIR is in a cgroup filesystem\n"
+	      "      --kill-leftovers      when COMMAND exits, kill what it left running\n"
+	      "                            (its cgroup leaf, else every descendant)\n"
 	      "\n"
 	      "  -h, --help                display this help and exit\n"
 	      "  -V, --version             output version information and exit\n"
@@ -150,7 +163,7 @@ static void leash_usage(void)
 	      "\n"
 	      "Exit status:\n"
 	      "  124  COMMAND timed out (unless --preserve-status)\n"
-	      "  125  leash itself failed (usage, user, cgroup, identity switch)\n"
+	      "  125  leash itself failed (usage, user, cgroup, identity switch, report)\n"
 	      "  126  COMMAND found but not executable (or RLIMIT_NPROC reached)\n"
 	      "  127  COMMAND not found\n"
 	      "  137  COMMAND was sent the KILL signal\n"
@@ -163,6 +176,7 @@ static void leash_usage(void)
 static _Noreturn void leash_try(void)
 {
 	fputs("Try 'leash --help' for more information.\n", stderr);
+	account_fail(EXIT_CANCELED);
 	exit(EXIT_CANCELED);
 }
 
@@ -170,6 +184,7 @@ static _Noreturn void leash_try(void)
 struct native_opts {
 	const char *user, *group, *groups, *whitelist;
 	bool login, preserve_env, timed;
+	bool root_asked;        /* --cgroup-root (not LEASH_CGROUP_ROOT) */
 };
 
 static void parse_cgroup_mode(const char *s, struct cgroup_plan *cg)
@@ -241,8 +256,13 @@ static void native_option(int c, const char *arg, struct plan *p,
 	case 'C': p->chdir = arg; break;
 	case OPT_CGROUP: parse_cgroup_mode(arg, &p->cg); p->cg.asked = true; break;
 	case OPT_WEIGHT: p->cg.weight = parse_weight(arg); p->cg.asked = true; break;
-	case OPT_CGROUP_ROOT: p->cg.root = arg; p->cg.asked = true; break;
+	case OPT_CGROUP_ROOT:
+		p->cg.root = arg;
+		p->cg.asked = o->root_asked = p->cg_root_asked = true;
+		break;
 	case OPT_KILL_LEFTOVERS: p->cg.kill_leftovers = true; p->cg.asked = true; break;
+	case OPT_REPORT: account_report_file(arg); break;
+	case OPT_REPORT_FD: account_report_fd(arg); break;
 	case 'h': leash_usage(); exit_after_output(EXIT_CANCELED);
 	case 'V': printf("leash %s\n", LEASH_VERSION); exit_after_output(EXIT_CANCELED);
 	default: leash_try();
@@ -333,6 +353,58 @@ static void native_environment(struct plan *p, const struct native_opts *o)
 	}
 }
 
+/* --cgroup-root must be a cgroup directory (or one to make in a cgroup
+ * filesystem) in every mode: a typo is never silently ignored. */
+static void check_cgroup_root(const char *root)
+{
+	char parent[CGROUP_PATH_MAX];
+	long magic = mountinfo_magic(root);
+	char *slash;
+
+	if (magic < 0 && errno == ENOENT &&
+	    snprintf(parent, sizeof parent, "%s", root) < (int)sizeof parent &&
+	    (slash = strrchr(parent, '/'))) {
+		slash[slash == parent] = '\0';
+		magic = mountinfo_magic(parent);
+	}
+	if (magic == MOUNTINFO_CGROUP2_MAGIC || magic == MOUNTINFO_CGROUP1_MAGIC)
+		return;
+	/* cgroup_prepare's words, so every mode says it alike. */
+	if (magic < 0)
+		diag_die_errno(EXIT_CANCELED, errno, "--cgroup-root %s is not "
+			       "on a cgroup filesystem", diag_quote(root));
+	diag_die(EXIT_CANCELED, "--cgroup-root %s is not on a cgroup "
+		 "filesystem", diag_quote(root));
+}
+
+/* auto acts, like the kernel patch at set_user(), when the uid changes
+ * or a cgroup option asks for it, and only as root.  An option that
+ * cannot be honoured then is a warning (under require cgroup_prepare
+ * fails instead); --kill-leftovers is the subreaper's where no leaf is. */
+static void native_cgroup(struct plan *p, const struct native_opts *o)
+{
+	const char *why = NULL;
+
+	if (o->root_asked)
+		check_cgroup_root(p->cg.root);
+	if (p->cg.mode == CGROUP_OFF)
+		why = "--cgroup=off";
+	else if (p->cg.mode == CGROUP_AUTO && geteuid() != 0)
+		why = "leash is not root (--cgroup=auto)";
+	else if (p->cg.mode == CGROUP_AUTO &&
+		 !(ident_changes_uid(&p->id) || p->cg.asked))
+		why = "no uid change and no cgroup option (--cgroup=auto)";
+	if (!why)
+		return account_plan(p, NULL);
+	p->cg.mode = CGROUP_OFF;
+	account_plan(p, why);
+	if (p->cg.weight)
+		diag_warn("--cpu-weight %u not applied: %s", p->cg.weight, why);
+	if (o->root_asked)
+		diag_warn("--cgroup-root %s not used: %s", diag_quote(p->cg.root),
+			  why);
+}
+
 /* timeout's habit, `leash 5 cmd`: the duration was taken for the
  * command, which was not found. */
 static void hint_duration(char **argv)
@@ -368,11 +440,16 @@ int leash_main(int argc, char **argv)
 				  diag_quote("leash -u USER -- sh -c ..."));
 		native_option(c, st.arg, &p, &o);
 	}
+	account_plan(&p, NULL);
 	native_resolve(&p, &o);
 	const char *bad;
 	if (ident_check_caps(&p.id, &bad) < 0)
 		diag_die(EXIT_CANCELED, "invalid capability %s in --keep-caps",
 			 diag_quote(bad));
+	/* Ambient capabilities outlive only a switch to a non-root uid. */
+	if (p.id.keep_caps && (!o.user || p.id.uid == 0))
+		diag_die(EXIT_CANCELED, "--keep-caps needs -u with a user other "
+			 "than root: there is no switch to keep them across");
 	if (ident_check_privilege(&p.id) < 0)
 		diag_die(EXIT_CANCELED, "cannot switch to another user: "
 			 "leash does not authenticate; run it as root");
@@ -389,13 +466,17 @@ int leash_main(int argc, char **argv)
 	p.lead_group = !p.foreground && !p.pty_candidate;
 	/* KILL, not the -s signal: the native command gets no say. */
 	p.pdeath_signal = SIGKILL;
-	/* auto acts, like the kernel patch at set_user(), when the uid
-	 * changes or a cgroup option asks for it, and only as root. */
-	if (p.cg.mode == CGROUP_AUTO &&
-	    (geteuid() != 0 || !(ident_changes_uid(&p.id) || p.cg.asked)))
-		p.cg.mode = CGROUP_OFF;
+	/* The whole tree dies: a leaf, else leash as a subreaper. */
+	p.tree_kill_wanted = true;
+	native_cgroup(&p, &o);
+	account_start();
 
-	int status = run_to_status(&p);
+	struct outcome out;
+	bool ran;
+	int status = run_decide(&p, &out, &ran);
+	status = account_finish(&out, ran, status);
+	if (ran)
+		outcome_die(&p, &out);
 	if (status == EXIT_ENOENT && !o.timed)
 		hint_duration(p.argv);
 	return status;

@@ -5,11 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cgfs.h"
 #include "cmd.h"
 #include "diag.h"
+#include "reaper.h"
 
 /* The pty step of the story: for an interactive session of another
  * uid, a pty of its own; none to be had, a session without a terminal
@@ -52,6 +55,85 @@ static void terminal_close(struct plan *plan)
 	pty_hangup(plan->pty);
 }
 
+/* How a signal reaches the whole tree: the leaf, else (native) leash as
+ * a child subreaper, set before the fork so no orphan goes elsewhere;
+ * timeout and su keep GNU's and util-linux's process group. */
+static void tree_prepare(struct plan *plan)
+{
+	bool leaf = plan->cg.active && plan->cg.leaf[0];
+
+	plan->subreaper = false;
+	plan->tree_kill = plan->foreground ? TREE_NONE : leaf ? TREE_CGROUP :
+			  plan->lead_group || plan->new_session ? TREE_GROUP :
+			  TREE_NONE;
+	if (!plan->tree_kill_wanted || leaf ||
+	    (plan->foreground && !plan->cg.kill_leftovers))
+		return;
+	if (reaper_enable() < 0) {
+		diag_warn_errno(errno, "cannot become a child subreaper: "
+				"signals reach the process group only");
+		return;
+	}
+	plan->subreaper = true;
+	if (!plan->foreground)
+		plan->tree_kill = TREE_SUBREAPER;
+}
+
+/* An option that asked for a cgroup is never dropped without a word. */
+static void cgroup_say_dropped(const struct plan *plan)
+{
+	const struct cgroup_plan *cg = &plan->cg;
+	const char *why = plan->cg_why_none && *plan->cg_why_none ?
+			  plan->cg_why_none : "no usable cgroup";
+
+	if (cg->mode != CGROUP_AUTO || cg->active)
+		return;
+	if (cg->weight)
+		diag_warn("--cpu-weight %u not applied: %s", cg->weight, why);
+	if (plan->cg_root_asked)
+		diag_warn("--cgroup-root %s not used: %s", diag_quote(cg->root),
+			  why);
+}
+
+static void count_pid(pid_t pid, void *arg)
+{
+	(void)pid;
+	(void)arg;
+}
+
+/* For the report: CPU of the whole tree (the leaf's cpu.stat, else what
+ * the reaped children used), and the leftovers a leaf still holds. */
+static void account_tree(const struct plan *plan, struct outcome *out)
+{
+	const struct cgroup_plan *cg = &plan->cg;
+	struct rusage ru;
+
+	if (!plan->account)
+		return;
+	if (cg->active && cg->leaf[0] && cg->leaf_fd >= 0) {
+		long u = cgfs_key(cg->leaf_fd, "cpu.stat", "user_usec");
+		long sy = cgfs_key(cg->leaf_fd, "cpu.stat", "system_usec");
+		if (cg->kill_leftovers &&
+		    cgfs_key(cg->leaf_fd, "cgroup.events", "populated") == 1) {
+			int n = cgfs_each_pid(cg->leaf_fd, count_pid, NULL);
+			out->tally.leftovers = n > 0 ? (unsigned)n : 0;
+		}
+		if (u >= 0 && sy >= 0) {
+			out->user_us = u;
+			out->system_us = sy;
+			out->cpu_from = "cgroup";
+			return;
+		}
+	}
+	if (getrusage(RUSAGE_CHILDREN, &ru) == 0) {
+		out->user_us = (long long)ru.ru_utime.tv_sec * 1000000 +
+			       ru.ru_utime.tv_usec;
+		out->system_us = (long long)ru.ru_stime.tv_sec * 1000000 +
+				 ru.ru_stime.tv_usec;
+		out->cpu_from = "rusage";
+	}
+}
+
 int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err)
 {
 	struct sigstate ss;
@@ -71,6 +153,8 @@ int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err)
 		diag_warn("%s", what);
 		return -1;
 	}
+	cgroup_say_dropped(plan);
+	tree_prepare(plan);
 	if (supervise_prepare(plan, &ss) < 0) {
 		diag_warn_errno(errno, "cannot set up signals");
 		cgroup_release(&plan->cg);
@@ -91,7 +175,12 @@ int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err)
 		pty_raw(plan->pty);
 	}
 	int rc = supervise(plan, &ss, kind, &c, out);
+	if (rc == 0)
+		account_tree(plan, out);
 	terminal_close(plan);
+	/* The reaper killed the leftovers already; the leaf has none. */
+	if (plan->subreaper)
+		plan->cg.kill_leftovers = false;
 	cgroup_release(&plan->cg);
 	spawn_result(&c, err);
 	if (rc < 0)
@@ -138,7 +227,7 @@ static void reraise(int sig)
 	raise(sig);
 }
 
-int outcome_status(const struct plan *plan, const struct outcome *out)
+int outcome_decide(const struct plan *plan, const struct outcome *out)
 {
 	bool preserve = plan->preserve_status;
 	int status = out->status;
@@ -147,13 +236,26 @@ int outcome_status(const struct plan *plan, const struct outcome *out)
 		int sig = out->status;
 		if (out->code == CLD_DUMPED)
 			diag_warn("the monitored command dumped core");
-		if (!out->timed_out && !plan->signal_as_status)
-			reraise(sig);
 		/* KILL is reported as 137 even on a time-out (GNU 9.1+). */
 		if (out->timed_out && sig == SIGKILL)
 			preserve = true;
 		status = 128 + sig;
 	}
+	if (out->sent_kill && !plan->signal_as_status)
+		return 128 + SIGKILL;
+	return out->timed_out && !preserve ? EXIT_TIMEDOUT : status;
+}
+
+bool outcome_reraises(const struct plan *plan, const struct outcome *out)
+{
+	return out->code != CLD_EXITED && !out->timed_out &&
+	       !plan->signal_as_status;
+}
+
+void outcome_die(const struct plan *plan, const struct outcome *out)
+{
+	if (outcome_reraises(plan, out))
+		reraise(out->status);
 	/* GNU timeout shares its group with the command, so the KILL it
 	 * sends there ends timeout too: the caller sees a KILL death, and
 	 * what is left of the group dies with us (held back until now so
@@ -162,7 +264,14 @@ int outcome_status(const struct plan *plan, const struct outcome *out)
 		prctl(PR_SET_DUMPABLE, 0);
 		kill(plan->lead_group ? 0 : getpid(), SIGKILL);
 	}
-	return out->timed_out && !preserve ? EXIT_TIMEDOUT : status;
+}
+
+int outcome_status(const struct plan *plan, const struct outcome *out)
+{
+	int status = outcome_decide(plan, out);
+
+	outcome_die(plan, out);
+	return status;
 }
 
 void exit_after_output(int failure)
@@ -174,13 +283,12 @@ void exit_after_output(int failure)
 	exit(0);
 }
 
-/* run_plan, then the status as GNU timeout reports it (leash, timeout). */
-int run_to_status(struct plan *plan)
+int run_decide(struct plan *plan, struct outcome *out, bool *ran)
 {
-	struct outcome out;
 	struct spawn_error err;
 
-	if (run_plan(plan, &out, &err) < 0)
+	*ran = false;
+	if (run_plan(plan, out, &err) < 0)
 		return EXIT_CANCELED;
 	if (err.stage == SPAWN_EXEC) {
 		diag_warn_errno(err.err, "failed to run command %s",
@@ -189,5 +297,18 @@ int run_to_status(struct plan *plan)
 	}
 	if (err.stage)
 		return spawn_error_report(plan, &err), EXIT_CANCELED;
-	return outcome_status(plan, &out);
+	*ran = true;
+	return outcome_decide(plan, out);
+}
+
+/* run_plan, then the status as GNU timeout reports it (leash, timeout). */
+int run_to_status(struct plan *plan)
+{
+	struct outcome out;
+	bool ran;
+	int status = run_decide(plan, &out, &ran);
+
+	if (ran)
+		outcome_die(plan, &out);
+	return status;
 }

@@ -12,6 +12,13 @@
 #include <unistd.h>
 
 const char *diag_prog = "leash";
+void (*diag_exit_hook)(int status);
+static char last[1024];
+
+const char *diag_last(void)
+{
+	return last;
+}
 
 /* One write per message, so lines from leash and its child never mix. */
 static void diag_vprint(int err, const char *fmt, va_list ap)
@@ -25,6 +32,12 @@ static void diag_vprint(int err, const char *fmt, va_list ap)
 		n += snprintf(buf + n, sizeof buf - n, ": %s", strerror(err));
 	if (n > (int)sizeof buf - 2)
 		n = (int)sizeof buf - 2;
+	/* Kept without the prefix for a report; "prog: " is shorter. */
+	size_t pre = strlen(diag_prog) + 2;
+	if ((size_t)n >= pre) {
+		memcpy(last, buf + pre, (size_t)n - pre);
+		last[(size_t)n - pre] = '\0';
+	}
 	buf[n++] = '\n';
 	/* A failed write of a diagnostic changes nothing (GNU 9.10). */
 	if (write(STDERR_FILENO, buf, n) < 0)
@@ -60,6 +73,8 @@ void diag_die(int status, const char *fmt, ...)
 	va_start(ap, fmt);
 	diag_vprint(0, fmt, ap);
 	va_end(ap);
+	if (diag_exit_hook)
+		diag_exit_hook(status);
 	_exit(status);
 }
 
@@ -70,6 +85,8 @@ void diag_die_errno(int status, int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	diag_vprint(err, fmt, ap);
 	va_end(ap);
+	if (diag_exit_hook)
+		diag_exit_hook(status);
 	_exit(status);
 }
 

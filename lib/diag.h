@@ -17,6 +17,14 @@ noreturn void diag_die(int status, const char *fmt, ...)
 noreturn void diag_die_errno(int status, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* The last message printed, without the prefix ("" when none): what a
+ * report says leash failed with. */
+const char *diag_last(void);
+
+/* Set by cmd/: called by the die helpers with their status just before
+ * they exit (the native personality writes its report there). */
+extern void (*diag_exit_hook)(int status);
+
 /* Quote S as GNU's quote() does: 'S' in the C locale, ‘S’ in a UTF-8 one,
  * control characters and bytes that are no printable character escaped
  * ('a\nb', 'caf\303\251' in C), see quote.h.  Returns one of two

@@ -137,6 +137,7 @@ static int take_pwent(struct ident *id, struct pwent *pw, groups_fn *groups_of)
 	}
 	id->uid = pw->uid;
 	id->have_uid = true;
+	id->source = "passwd";
 	if (set_string(&id->user, pw->name) < 0 ||
 	    set_string(&id->home, *pw->dir ? pw->dir : NULL) < 0 ||
 	    set_string(&id->shell, *pw->shell ? pw->shell : NULL) < 0)
@@ -171,6 +172,7 @@ static int take_bare(struct ident *id, uid_t uid, const char *name)
 {
 	char buf[32];
 
+	id->source = name ? "android" : "number";
 	if (!name) {
 		/* On Android, bionic would call 10035 "u0_a35". */
 		if (!android_names() || aid_name(uid, buf, sizeof buf) < 0)

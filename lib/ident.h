@@ -23,6 +23,9 @@ struct ident {
 		       * on Android, else the decimal uid */
 	char *home;
 	char *shell;
+	/* How -u was resolved: "passwd", "number" (no entry) or "android";
+	 * NULL without -u. */
+	const char *source;
 	/* Capabilities kept across the switch (libcap text), NULL for none. */
 	const char *keep_caps;
 	bool no_new_privs;

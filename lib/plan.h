@@ -9,6 +9,7 @@
 #include "cgroup.h"
 #include "ident.h"
 #include "pty.h"
+#include "tally.h"
 #include "workdir.h"
 
 struct plan {
@@ -31,6 +32,19 @@ struct plan {
 				 * the command shares it unless new_session */
 	bool preserve_status;
 	bool verbose;
+	/* Native: the whole tree dies (a cgroup leaf, else leash as a child
+	 * subreaper); timeout and su keep GNU's and util-linux's group. */
+	bool tree_kill_wanted;
+	/* Set by run_plan: how the tree is reached, and whether leash is a
+	 * subreaper (PR_SET_CHILD_SUBREAPER before the fork). */
+	enum tree_kill tree_kill;
+	bool subreaper;
+	/* Native: a report or -v summary wants the tree's CPU (account). */
+	bool account;
+	/* Why there is no cgroup, for the warning about a dropped option
+	 * (NULL: not known); --cgroup-root was given as an option. */
+	const char *cg_why_none;
+	bool cg_root_asked;
 
 	/* Who and where. */
 	struct ident id;

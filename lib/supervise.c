@@ -15,7 +15,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cgfs.h"
+#include "clock.h"
 #include "diag.h"
+#include "reaper.h"
 #include "relay.h"
 #include "duration.h"
 #include "signals.h"
@@ -82,6 +85,9 @@ int supervise_prepare(const struct plan *plan, struct sigstate *ss)
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
 		handle(ss, &ignored, sig, plan->term_signal);
 	handle(ss, &ignored, plan->term_signal, plan->term_signal);
+	/* Adopted children announce their exit: the reaper reads it. */
+	if (plan->subreaper)
+		sigaddset(&ss->handled, SIGCHLD);
 	/* Other signals ignored at start stay ignored: nohup keeps working. */
 	return sigprocmask(SIG_BLOCK, &ss->handled, &ss->orig_mask);
 }
@@ -109,11 +115,47 @@ struct watch {
 	struct waiter waiter;
 	int sfd;                /* signalfd of ss->handled, or -1 */
 	const sigset_t *handled;
+	sigset_t mine;          /* what the signalfd reads */
 	struct relay *relay;    /* the pty's bytes, or NULL */
+	struct reaper reaper;   /* fd -1 unless plan->subreaper */
+	struct tally *tally;
 	sigset_t to_group;      /* sent to our own group: later ones dropped */
 	bool timed_out;
 	bool sent_kill;
+	bool kill_armed;        /* the timer now counts the -k grace */
+	bool sent_kill_after;
 };
+
+static void tally_failed(struct watch *w, int sig, int err, const char *what)
+{
+	struct tally *t = w->tally;
+	char name[16];
+
+	diag_warn_errno(err, "cannot send signal %s to every process of the "
+			"command (%s)", signal_name(sig, name, sizeof name), what);
+	if (t->nfailed < TALLY_MAX_FAILED)
+		t->failed[t->nfailed++] = (struct tally_failed){ sig, err, what };
+}
+
+static void tally_sent(struct watch *w, int sig, enum tally_why why,
+		       unsigned procs)
+{
+	struct tally *t = w->tally;
+	struct timespec now;
+
+	if (t->nsent == TALLY_MAX_SENT) {
+		t->sent_dropped++;
+		return;
+	}
+	clock_now(TIMER_CLOCK, &now);
+	now.tv_sec -= w->plan->started.tv_sec;
+	now.tv_nsec -= w->plan->started.tv_nsec;
+	if (now.tv_nsec < 0) {
+		now.tv_sec--;
+		now.tv_nsec += 1000000000L;
+	}
+	t->sent[t->nsent++] = (struct tally_sent){ sig, why, now, procs };
+}
 
 static void say_sending(const struct watch *w, int sig)
 {
@@ -149,23 +191,75 @@ static void to_group(struct watch *w, pid_t to, int sig)
  * own), the group, then CONT so a stopped command sees it; then the
  * cgroup leaf, which also reaches descendants that left the group.  Only
  * called while the child is unreaped, so w->pid is still ours. */
-static void deliver(struct watch *w, int sig)
+static void count_pid(pid_t pid, void *arg)
+{
+	(void)pid;
+	(void)arg;
+}
+
+/* How many processes the leaf holds, the command included. */
+static unsigned cgroup_count(const struct watch *w)
+{
+	int n = cgfs_each_pid(w->plan->cg.leaf_fd, count_pid, NULL);
+
+	return n > 1 ? (unsigned)n : 1;
+}
+
+/* The cgroup leaf: every process in it, then CONT. */
+static void deliver_cgroup(struct watch *w, int sig)
+{
+	const struct cgroup_plan *cg = &w->plan->cg;
+
+	if (sig == SIGKILL) {
+		if (cgroup_kill(cg) < 0)
+			tally_failed(w, sig, errno, "cgroup");
+	} else if (cgroup_signal(cg, sig) < 0) {
+		tally_failed(w, sig, errno, "cgroup");
+	} else if (sig != SIGCONT) {
+		cgroup_signal(cg, SIGCONT);
+	}
+}
+
+/* Without a leaf: every descendant leash finds from its children; the
+ * members of group TO (0: ours) had SIG already (KILL to ours waits for
+ * the end, so the walk sends KILL to them too). */
+static unsigned deliver_tree(struct watch *w, int sig, pid_t to)
+{
+	unsigned found = 0;
+
+	if (reaper_signal(&w->reaper, sig, to < 0 ? -to : getpgrp(), &found) < 0)
+		tally_failed(w, sig, errno, "tree");
+	return 1 + found;
+}
+
+static void deliver(struct watch *w, int sig, enum tally_why why)
 {
 	const struct plan *p = w->plan;
+	unsigned procs = 1;
 	pid_t to;
 
 	if (!duration_is_zero(&w->kill_after)) {
 		/* The KILL timer starts with the first signal, once. */
 		w->next_signal = SIGKILL;
+		w->kill_armed = true;
 		timer_arm_in(&w->timer, &w->kill_after);
 		w->kill_after = (struct timespec){ 0, 0 };
 	}
 	if (p->verbose)
 		say_sending(w, sig);
-	kill(w->pid, sig);
+	if (kill(w->pid, sig) < 0)
+		tally_failed(w, sig, errno, "command");
 	/* --foreground: the command alone, as GNU does. */
-	if (p->foreground || !group_of(w, &to))
+	if (p->foreground || !group_of(w, &to)) {
+		tally_sent(w, sig, why, procs);
 		return;
+	}
+	/* The walk before the group's signal, so it sees the tree whole
+	 * (it leaves the group's members to the group's signal). */
+	if (p->tree_kill == TREE_SUBREAPER)
+		procs = deliver_tree(w, sig, to);
+	else if (p->tree_kill == TREE_CGROUP)
+		procs = cgroup_count(w);
 	if (sig == SIGKILL) {
 		/* KILL to our own group would end leash before it reaps and
 		 * removes the leaf: it goes there at the end (outcome). */
@@ -179,21 +273,20 @@ static void deliver(struct watch *w, int sig)
 		kill(w->pid, SIGCONT);
 		to_group(w, to, SIGCONT);
 	}
-	if (!p->cg.active || sig == 0)
-		return;
-	if (sig == SIGKILL) {
-		cgroup_kill(&p->cg);
-		return;
-	}
-	cgroup_signal(&p->cg, sig);
-	if (sig != SIGCONT)
-		cgroup_signal(&p->cg, SIGCONT);
+	/* Then what left the group, as GNU's order had it: the leaf. */
+	if (p->tree_kill == TREE_CGROUP && sig != 0)
+		deliver_cgroup(w, sig);
+	tally_sent(w, sig, why, procs);
 }
 
 static void expire(struct watch *w)
 {
+	bool grace_over = w->kill_armed;
+
 	w->timed_out = true;
-	deliver(w, w->next_signal);
+	if (grace_over)
+		w->sent_kill_after = true;
+	deliver(w, w->next_signal, grace_over ? TALLY_KILL_AFTER : TALLY_DEADLINE);
 }
 
 /* The command stopped itself inside its pty (`suspend -f`, `kill -STOP
@@ -278,7 +371,7 @@ static void on_signals(struct watch *w)
 		if (sig == SIGALRM)
 			expire(w);
 		else if (!sigismember(&w->to_group, sig))
-			deliver(w, sig);
+			deliver(w, sig, TALLY_FORWARDED);
 	}
 }
 
@@ -318,7 +411,17 @@ static void on_master_src(struct watch *w, short revents)
 	relay_from_master(w->relay, revents);
 }
 
-#define NSOURCES 5
+/* SIGCHLD: adopted processes to reap; with a pty, the command may have
+ * stopped (the reaper's fd took the signal from the terminal's). */
+static void on_reaper_src(struct watch *w, short revents)
+{
+	(void)revents;
+	reaper_reap(&w->reaper);
+	if (w->relay)
+		on_child_change(w);
+}
+
+#define NSOURCES 6
 
 /* The table, in order: signals first, so a deadline or a signal is
  * never starved by a busy pty. */
@@ -330,6 +433,8 @@ static int sources(const struct watch *w, struct source *s)
 	s[n++] = (struct source){ { w->timer.fd, POLLIN, 0 }, on_timer_src };
 	/* The waiter's fd only wakes the loop: its condition reads it. */
 	s[n++] = (struct source){ { w->waiter.fd, POLLIN, 0 }, NULL };
+	if (w->reaper.fd >= 0)
+		s[n++] = (struct source){ reaper_poll(&w->reaper), on_reaper_src };
 	if (w->relay) {
 		s[n++] = (struct source){ relay_term_poll(w->relay), on_term_src };
 		s[n++] = (struct source){ relay_master_poll(w->relay), on_master_src };
@@ -374,14 +479,36 @@ static void watch_loop(struct watch *w)
 	}
 }
 
+/* --kill-leftovers without a leaf: the command has exited, what it left
+ * behind dies now, walked again until nobody is left. */
+static void kill_leftovers(struct watch *w)
+{
+	unsigned n = 0;
+
+	if (reaper_kill_all(&w->reaper, &n) < 0)
+		tally_failed(w, SIGKILL, errno, "tree");
+	w->tally->leftovers = n;
+	if (n)
+		tally_sent(w, SIGKILL, TALLY_LEFTOVERS, n);
+	if (n && w->plan->verbose)
+		diag_warn("killed %u leftover process%s", n, n == 1 ? "" : "es");
+}
+
 static void watch_open(struct watch *w, const struct sigstate *ss)
 {
 	const struct plan *p = w->plan;
 
 	sigemptyset(&w->to_group);
 	w->self = getpid();
-	w->handled = &ss->handled;
-	w->sfd = signalfd(-1, &ss->handled, SFD_CLOEXEC | SFD_NONBLOCK);
+	w->mine = ss->handled;
+	w->reaper.fd = -1;
+	/* SIGCHLD is the reaper's source when there is one. */
+	if (p->subreaper) {
+		sigdelset(&w->mine, SIGCHLD);
+		reaper_open(&w->reaper, w->self, w->pid);
+	}
+	w->handled = &w->mine;
+	w->sfd = signalfd(-1, &w->mine, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (w->sfd < 0 && p->verbose)
 		diag_warn_errno(errno, "no signalfd: signals are polled");
 	if (timer_open(&w->timer) < 0 && p->verbose)
@@ -398,10 +525,12 @@ int supervise(const struct plan *plan, const struct sigstate *ss,
 {
 	struct watch w = { .plan = plan, .pid = c->pid,
 			   .next_signal = plan->term_signal,
-			   .kill_after = plan->kill_after };
+			   .kill_after = plan->kill_after,
+			   .tally = &out->tally };
 	struct relay relay;
 	siginfo_t si;
 
+	*out = (struct outcome){ 0 };
 	watch_open(&w, ss);
 	if (plan->pty && plan->pty->master >= 0) {
 		relay_init(&relay, plan->pty);
@@ -415,6 +544,9 @@ int supervise(const struct plan *plan, const struct sigstate *ss,
 	/* The command is gone: what it wrote last still reaches the caller. */
 	if (w.relay)
 		relay_drain(w.relay, 50);
+	/* Still unreaped, so every descendant is still found from it. */
+	if (plan->subreaper && plan->cg.kill_leftovers)
+		kill_leftovers(&w);
 	waiter_stop(&w.waiter);
 	timer_close(&w.timer);
 	if (w.sfd >= 0)
@@ -424,9 +556,12 @@ int supervise(const struct plan *plan, const struct sigstate *ss,
 		if (errno != EINTR)
 			return -1;
 	c->pid = 0;
+	if (plan->subreaper)
+		reaper_close(&w.reaper, plan->cg.kill_leftovers);
 	out->code = si.si_code;
 	out->status = si.si_status;
 	out->timed_out = w.timed_out;
 	out->sent_kill = w.sent_kill;
+	out->sent_kill_after = w.sent_kill_after;
 	return 0;
 }

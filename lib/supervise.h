@@ -9,6 +9,7 @@
 
 #include "plan.h"
 #include "spawn.h"
+#include "tally.h"
 #include "waiter.h"
 
 struct sigstate {
@@ -16,7 +17,8 @@ struct sigstate {
 	sigset_t handled;       /* blocked and read from a signalfd */
 };
 
-/* Before fork: leash leads its own process group when PLAN asks (GNU's
+/* Before fork: with PLAN->subreaper SIGCHLD is blocked too (the
+ * reaper reads it).  Leash leads its own process group when PLAN asks (GNU's
  * setpgid(0, 0)), SIGCHLD to default, TTIN/TTOU ignored, every
  * terminating signal not ignored at start blocked, and SIGALRM and the
  * deadline signal blocked even when they were ignored.  -1 with errno. */
@@ -32,6 +34,11 @@ struct outcome {
 	bool timed_out;         /* the first signal was sent by the deadline */
 	bool sent_kill;         /* KILL is due to leash's own group, as GNU's
 				 * went there and so to timeout itself */
+	bool sent_kill_after;   /* the -k KILL was sent */
+	struct tally tally;     /* signals sent, kills failed, leftovers */
+	/* CPU of the whole tree, set by run_plan when plan->account. */
+	long long user_us, system_us;
+	const char *cpu_from;   /* "cgroup", "rusage", or NULL: unknown */
 };
 
 /* Watch C until it exits, applying PLAN's deadline; the one reap. */

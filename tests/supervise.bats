@@ -252,7 +252,8 @@ orphans=0"
 # audit_trace DIR: strace -ff files of one leash run.  Fails when a signal
 # is sent after the reap (but to leash itself or, for GNU's KILL death,
 # to the group leash leads, which its leader pins), by a thread that does
-# not reap, or to -1.
+# not reap, or to -1; or when a pid leash reaped (an adopted process,
+# waitid without WNOWAIT) is signalled or opened as a pidfd afterwards.
 audit_trace() {
 	local f reaper=
 	for f in "$1"/st.*; do
@@ -264,8 +265,15 @@ audit_trace() {
 			# After the reap only leash itself may be signalled (the
 			# re-raised death of the command, or GNU's KILL death).
 			awk -v self="${f##*.}" '
+			     /^(kill|tkill|tgkill|pidfd_send_signal|pidfd_open)\(/ {
+				t = $0; sub(/^[a-z_]+\(/, "", t); sub(/[^-0-9].*/, "", t)
+				if (!/^pidfd_send_signal/ && (t in gone)) {
+					print FILENAME ": to a pid leash reaped: " $0; bad = 1 }
+			     }
+			     /^waitid\(/ && !/WNOWAIT/ && match($0, /si_pid=[0-9]+/) {
+				gone[substr($0, RSTART + 7, RLENGTH - 7)] = 1 }
 			     /^(waitid\(P_PID, [0-9]+, .*\}, WEXITED, NULL\) = 0|wait4\()/ { reaped = 1; next }
-			     reaped && /^(kill|tkill|tgkill|pidfd_send_signal)\(/ {
+			     reaped && /^(kill|tkill|tgkill|pidfd_send_signal|pidfd_open)\(/ {
 				if (index($0, "kill(" self ",") || index($0, "tgkill(" self ", " self ",")) next
 				if (index($0, "kill(0, SIGKILL)")) next
 				print FILENAME ": after the reap: " $0; bad = 1 }
@@ -278,6 +286,8 @@ audit_trace() {
 	! grep -E '^kill\(-1, ' "$1"/st.* >&2
 }
 
+STRACE_SET=kill,tkill,tgkill,pidfd_send_signal,pidfd_open,waitid,wait4
+
 @test "reap: never a signal after the reap, at the deadline boundary (strace)" {
 	command -v strace >/dev/null || skip "needs strace"
 	strace -f -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
@@ -288,11 +298,11 @@ audit_trace() {
 			mkdir "$TMP/$n"
 			if ((i % 2)); then
 				LEASH_WAIT=$w bounded strace -ff -qq -o "$TMP/$n/st" \
-					-e trace=kill,tkill,tgkill,pidfd_send_signal,waitid,wait4 \
+					-e trace=$STRACE_SET \
 					"$LEASH" -t 0.02 sleep 0.02 || true
 			else
 				LEASH_WAIT=$w bounded strace -ff -qq -o "$TMP/$n/st" \
-					-e trace=kill,tkill,tgkill,pidfd_send_signal,waitid,wait4 \
+					-e trace=$STRACE_SET \
 					"$LEASH" -t 0.02 -k 0.005 "$PROBE" -t -s 0.03 -q || true
 			fi
 			echo "LEASH_WAIT=$w run $n" >&2
@@ -435,7 +445,7 @@ NOSYS=${NOSYS:-${LEASH_BUILDDIR:-$TOP/build}/nosys}
 	for e in ENOSYS EPERM; do
 		BOUND=8 run --separate-stderr bounded "$NOSYS" -e "$e" timerfd_create -- "$LEASH" -v -t 0.3 sleep 5
 		assert_status 124
-		[[ ${stderr_lines[0]} == "leash: no timerfd: the deadline polls the clock: "* ]]
+		[[ ${stderr_lines[1]} == "leash: no timerfd: the deadline polls the clock: "* ]]
 	done
 	# -k too: the KILL after the grace period.
 	BOUND=8 run bounded "$NOSYS" timerfd_create -- "$LEASH" -t 0.2 -k 0.2 probe -t -s 5 -q
@@ -461,10 +471,209 @@ NOSYS=${NOSYS:-${LEASH_BUILDDIR:-$TOP/build}/nosys}
 	[[ -x $NOSYS ]] || skip "no nosys helper"
 	BOUND=8 run --separate-stderr bounded "$NOSYS" signalfd4 -- "$LEASH" -v -t 0.3 sleep 5
 	assert_status 124
-	[[ ${stderr_lines[0]} == "leash: no signalfd: signals are polled: "* ]]
+	[[ $stderr == *"leash: no signalfd: signals are polled: "* ]]
 	start_ready "$NOSYS" signalfd4 -- "$LEASH" -t 30 probe -c TERM -E -x 42 -o "$TMP/ready" -m "$MARK" -s 30 -q
 	kill -TERM "$READY_PID"
 	local st=0
 	wait "$READY_PID" || st=$?
 	[ "$st" -eq 42 ]
+}
+
+# --- tree kill without a cgroup: leash as a child subreaper ------------------------
+
+# A directory every user may write (the test's own tmpdir may sit under a
+# 0700 /root); removed by teardown.
+open_tmpdir() {
+	OPEN=$(mktemp -d /tmp/leash_t.XXXXXX)
+	chmod 1777 "$OPEN"
+	TRACKED_DIRS+=("$OPEN")
+}
+
+setup() {
+	common_setup
+	TRACKED_DIRS=()
+}
+
+teardown() {
+	common_teardown
+	local d
+	for d in "${TRACKED_DIRS[@]}"; do
+		[[ $d == /tmp/leash_t.* ]] && rm -rf "$d"
+	done
+	return 0
+}
+
+# as_caller WHO CMD...: CMD as root with --cgroup=off in "$@" already, or
+# as uid 65534 (a non-root caller, no groups, no capabilities).
+as_caller() {
+	local who=$1
+	shift
+	# PATH: the copies every user may run (the test's bin may be 0700).
+	if [[ $who == nobody ]]; then
+		PATH=${PROBE%/*}:$PATH setpriv --reuid=65534 --regid=65534 \
+			--clear-groups --inh-caps=-all -- "$@"
+	else
+		PATH=${PROBE%/*}:$PATH "$@"
+	fi
+}
+
+# callers: root (with --cgroup=off) and, when we are root, nobody.
+CALLERS="root nobody"
+cgoff() {
+	[[ $1 == root ]] && echo --cgroup=off
+	return 0
+}
+
+# An escapee: a new session and a double fork, its pid in $OPEN/esc.$1.
+ESCAPE='setsid sh -c "probe -m \"$1\" -o \"$2\" -s 30 -q >/dev/null 2>&1 & exit 0" & sleep 30'
+
+@test "tree kill: a setsid + double-fork escapee dies at the deadline (root --cgroup=off, and not root)" {
+	need_root "running leash as another user"
+	open_tmpdir
+	local who pid
+	for who in $CALLERS; do
+		rm -f "$OPEN/esc"
+		BOUND=20 run as_caller "$who" "$PROBE" -W -T 20 -d "$DFL_SIGS" -- \
+			"$LEASH" $(cgoff "$who") -t 1 -- sh -c "$ESCAPE" sh "$MARK" "$OPEN/esc"
+		echo "caller $who: $output" >&2
+		[ "${lines[0]}" = status=exit:124 ]
+		pid=$(report_get pid "$OPEN/esc")
+		[ -n "$pid" ]
+		wait_gone "$pid" 5
+		assert_no_leftovers
+	done
+}
+
+@test "tree kill: -k KILLs an escapee that ignores TERM, and a forwarded signal reaches it" {
+	need_root "running leash as another user"
+	open_tmpdir
+	local who
+	for who in $CALLERS; do
+		rm -f "$OPEN/esc"
+		BOUND=20 run as_caller "$who" "$PROBE" -W -T 20 -d "$DFL_SIGS" -- \
+			"$LEASH" $(cgoff "$who") -t 0.5 -k 0.5 -- sh -c \
+			'setsid sh -c "probe -t -m \"$1\" -o \"$2\" -s 30 -q & exit 0" & exec probe -t -s 30 -q' sh "$MARK" "$OPEN/esc"
+		echo "caller $who: $output" >&2
+		[ "${lines[0]}" = status=signal:9 ]
+		assert_no_leftovers
+		# Forwarded: USR1 to leash reaches the escapee too.
+		rm -f "$OPEN/esc"
+		rm -f "$OPEN/ready"
+		# Not through the function: $! must be leash's pid.
+		local pre=()
+		[[ $who == nobody ]] && pre=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --)
+		PATH=${PROBE%/*}:$PATH "${pre[@]}" "${DFL[@]}" "$LEASH" $(cgoff "$who") -t 30 -- sh -c \
+			'setsid sh -c "probe -m \"$1\" -o \"$2\" -s 30 -q & exit 0" & exec probe -c USR1 -E -x 7 -o "$3" -s 30 -q' sh "$MARK" "$OPEN/esc" "$OPEN/ready" &
+		local lpid=$! st=0
+		track "$lpid"
+		wait_file "$OPEN/esc"
+		wait_file "$OPEN/ready"
+		kill -USR1 "$lpid"
+		wait "$lpid" || st=$?
+		[ "$st" -eq 7 ]
+		assert_no_leftovers
+	done
+}
+
+@test "tree kill: --kill-leftovers kills a leftover daemon at the command's exit; without it leash does not wait for it" {
+	need_root "running leash as another user"
+	open_tmpdir
+	local who t0 pid
+	local cmd='setsid sh -c "probe -m \"$1\" -o \"$2\" -s 30 -q >/dev/null 2>&1 & exit 0"
+		while [ ! -e "$2" ]; do sleep 0.02; done; exit 3'
+	for who in $CALLERS; do
+		rm -f "$OPEN/esc"
+		BOUND=20 run as_caller "$who" "$PROBE" -W -T 20 -d "$DFL_SIGS" -- \
+			"$LEASH" $(cgoff "$who") --kill-leftovers -- sh -c "$cmd" sh "$MARK" "$OPEN/esc"
+		echo "caller $who: $output" >&2
+		[ "${lines[0]}" = status=exit:3 ]
+		assert_no_leftovers
+		# Without the option the daemon lives on and leash is not held.
+		rm -f "$OPEN/esc"
+		t0=$(now_us)
+		BOUND=20 run as_caller "$who" "$PROBE" -W -T 20 -d "$DFL_SIGS" -- \
+			"$LEASH" $(cgoff "$who") -t 30 -- sh -c "$cmd" sh "$MARK" "$OPEN/esc"
+		[ "${lines[0]}" = status=exit:3 ]
+		(($(now_us) - t0 < 10000000))
+		pid=$(report_get pid "$OPEN/esc")
+		pid_alive "$pid"
+		kill -KILL "$pid"
+	done
+}
+
+@test "tree kill: bats as a non-root user: run leash -t 1 -- sh -c 'setsid sleep 30 & sleep 30' takes about 1 s" {
+	need_root "running bats as another user"
+	open_tmpdir
+	# printf: bats would rewrite a heredoc line that starts with @test.
+	printf '%s\n' '@test "escapee" {' \
+		"	run \"\$LEASH\" -t 1 -- sh -c 'setsid probe -m \"\$1\" -s 30 -q & probe -s 30 -q' sh \"\$MARK\"" \
+		'	[ "$status" -eq 124 ]' '}' >"$OPEN/t.bats"
+	chmod 644 "$OPEN/t.bats"
+	local t0 st=0
+	t0=$(now_us)
+	BOUND=25 run as_caller nobody env HOME="$OPEN" TMPDIR="$OPEN" \
+		LEASH="$LEASH" MARK="$MARK" "$PROBE" -W -T 25 -- bats "$OPEN/t.bats"
+	echo "$output" >&2
+	[ "${lines[0]}" = 1..1 ]
+	[ "${lines[-1]}" = status=exit:0 ]
+	# bats waits for every holder of its output pipe: the escapee is gone.
+	(($(now_us) - t0 < 12000000))
+	assert_no_leftovers
+}
+
+@test "tree kill: adopted processes are reaped while the command runs (no zombie), and none at the end" {
+	open_tmpdir
+	local w
+	for w in $WAITS; do
+		rm -f "$OPEN/ready"
+		LEASH_WAIT=$w "${DFL[@]}" "$LEASH" --cgroup=off -t 30 -- sh -c \
+			'for i in 1 2 3 4 5; do setsid sh -c "sleep 0.05 & exit 0"; done
+			 sleep 0.5; : >"$2"; exec probe -m "$1" -s 30 -q' sh "$MARK" "$OPEN/ready" &
+		local lpid=$!
+		track "$lpid"
+		wait_file "$OPEN/ready"
+		echo "LEASH_WAIT=$w" >&2
+		assert_no_zombie_children "$lpid"
+		kill -TERM "$lpid"
+		wait "$lpid" || true
+	done
+	# At the end nothing is left alive for the reaper above; what leash
+	# signalled may still be dying when it exits (then that reaper reaps
+	# it: orphans= may count it).
+	run "$PROBE" -R -G 0.5 -T 20 -- "$LEASH" --cgroup=off -t 0.3 -- sh -c \
+		'setsid sh -c "sleep 0.1 & exit 0"; setsid sh -c "probe -m \"$1\" -s 30 -q & exit 0"; sleep 10' sh "$MARK"
+	[ "${lines[0]}" = status=exit:124 ]
+	[ "${lines[1]}" = left=none ]
+}
+
+@test "tree kill: the timeout personality stays GNU: no subreaper, an escapee outlives the deadline" {
+	open_tmpdir
+	local pid
+	run "$PROBE" -W -T 20 -d "$DFL_SIGS" -- "$TIMEOUT" 0.3 sh -c "$ESCAPE" sh "$MARK" "$OPEN/esc"
+	[ "${lines[0]}" = status=exit:124 ]
+	wait_file "$OPEN/esc"
+	pid=$(report_get pid "$OPEN/esc")
+	pid_alive "$pid"
+	[ "$(report_get ppid "$OPEN/esc")" != "$$" ]
+	kill -KILL "$pid"
+}
+
+@test "reap: never a signal to a pid leash reaped, adopted processes exiting at the deadline (strace)" {
+	command -v strace >/dev/null || skip "needs strace"
+	strace -f -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	local w i n=0
+	for w in $WAITS; do
+		for i in 1 2 3 4; do
+			n=$((n + 1))
+			mkdir "$TMP/$n"
+			LEASH_WAIT=$w bounded strace -ff -qq -o "$TMP/$n/st" -e trace=$STRACE_SET \
+				"$LEASH" --cgroup=off -t 0.1 $( ((i % 2)) && echo -k 0.05) -- sh -c \
+				'for d in 0.09 0.1 0.1 0.11; do setsid sh -c "sleep $d & exit 0"; done
+				 setsid sh -c "probe -t -m \"$1\" -s 5 -q & exit 0"; probe -t -s 0.2 -q' sh "$MARK" || true
+			echo "LEASH_WAIT=$w run $n" >&2
+			grep -q '^kill(' "$TMP/$n"/st.*
+			audit_trace "$TMP/$n"
+		done
+	done
+	assert_no_leftovers
 }

@@ -13,7 +13,8 @@
 #include "bench.h"
 
 enum {
-	R_BARE, R_FLOOR, R_THREAD, R_PIDFD, R_POLL, R_LTIMEOUT, R_GNU, R_BUSYBOX,
+	R_BARE, R_FLOOR, R_THREAD, R_PIDFD, R_POLL, R_REPORT, R_REPORT_FD, R_LTIMEOUT, R_GNU,
+	R_BUSYBOX,
 	R_TOYBOX, R_U_OFF, R_U_CG, R_SETPRIV, R_RUNUSER, R_SU,
 	R_FLOOR_CG,                 /* after R_U_CG: leash's preflight makes
 				 * the groups the floor then uses */
@@ -47,6 +48,15 @@ static void leash_rows(const struct setup *s, struct cmd *r)
 			T, NULL);
 		cmd_wait_env(&r[R_THREAD + i], waits[i]);
 	}
+	/* The report beside the targets: what --report adds to -t. */
+	static char report[96];
+	snprintf(report, sizeof report, "--report=%s/report.json", s->dir);
+	cmd_set(&r[R_REPORT], "leash_report", "leash -t 10 --report=FILE true",
+		L, "-t", "10", report, T, NULL);
+	/* To stdout (/dev/null here): leash's own cost, no file made. */
+	cmd_set(&r[R_REPORT_FD], "leash_report_fd",
+		"leash -t 10 --report-fd=1 true", L, "-t", "10", "--report-fd=1",
+		T, NULL);
 	cmd_set(&r[R_LTIMEOUT], "leash_as_timeout",
 		"timeout 10 true (leash as timeout)", s->leash_timeout, "10",
 		T, NULL);
@@ -56,7 +66,8 @@ static void leash_rows(const struct setup *s, struct cmd *r)
 	cmd_set(&r[R_U_CG], "leash_u_cgroup",
 		"leash -u nobody --cgroup=require -t 10 true", L, "-u",
 		"nobody", "--cgroup=require", "-t", "10", T, NULL);
-	static const int mine[] = { R_THREAD, R_PIDFD, R_POLL, R_U_OFF, R_U_CG };
+	static const int mine[] = { R_THREAD, R_PIDFD, R_POLL, R_REPORT,
+				    R_REPORT_FD, R_U_OFF, R_U_CG };
 
 	for (size_t i = 0; !L && i < sizeof mine / sizeof mine[0]; i++)
 		strcpy(r[mine[i]].why, "no leash binary yet");

@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: ISC */
+/* account: the native personality's --report and -v account of a run,
+ * the identity line first and one summary line last. */
+#include "account.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "diag.h"
+#include "report.h"
+#include "reportfile.h"
+#include "signals.h"
+#include "timer.h"
+
+static struct {
+	struct reportfile file;
+	bool reporting;
+	pid_t pid;              /* leash itself: a forked child never reports */
+	struct plan *plan;
+	bool resolved;          /* identity resolved: it goes in the report */
+	bool done;
+	char why_none[512];     /* the reason cgroup.c gave for no group */
+	const char *why;        /* cmd/'s reason, or why_none */
+	gid_t caller_groups[64];
+} ac = { .file = { .fd = -1 } };
+
+static void account_on_die(int status);
+
+void account_report_file(const char *path)
+{
+	if (ac.reporting)
+		reportfile_abort(&ac.file);
+	if (reportfile_open(&ac.file, path) < 0)
+		diag_die_errno(EXIT_CANCELED, errno, "cannot write report to %s",
+			       diag_quote(path));
+	ac.reporting = true;
+	ac.pid = getpid();
+	diag_exit_hook = account_on_die;
+}
+
+void account_report_fd(const char *arg)
+{
+	char *end;
+	long fd;
+
+	errno = 0;
+	fd = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || fd < 0 || fd > 1 << 30)
+		diag_die(EXIT_CANCELED, "invalid report descriptor %s",
+			 diag_quote(arg));
+	if (ac.reporting)
+		reportfile_abort(&ac.file);
+	if (reportfile_use_fd(&ac.file, (int)fd) < 0)
+		diag_die_errno(EXIT_CANCELED, errno, "cannot write report to "
+			       "descriptor %ld", fd);
+	ac.reporting = true;
+	ac.pid = getpid();
+	diag_exit_hook = account_on_die;
+}
+
+bool account_wanted(void)
+{
+	return ac.reporting;
+}
+
+/* cgroup.c's -v notes: printed under -v, and the reason for running
+ * without a group kept for the report and the dropped-option warning. */
+static void account_note(const char *fmt, ...)
+{
+	static const char lead[] = "running without a cgroup: ";
+	char buf[sizeof ac.why_none];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (!strncmp(buf, lead, sizeof lead - 1))
+		snprintf(ac.why_none, sizeof ac.why_none, "%s",
+			 buf + sizeof lead - 1);
+	if (ac.plan && ac.plan->verbose)
+		diag_warn("%s", buf);
+}
+
+void account_plan(struct plan *p, const char *why_none)
+{
+	ac.plan = p;
+	p->account = ac.reporting || p->verbose;
+	/* A pointer, not a copy: no stdio on the path of a plain -t. */
+	ac.why = why_none ? why_none : ac.why_none;
+	p->cg_why_none = ac.why;
+	/* The notes carry the reason: take them whenever it may be told. */
+	if (p->account || p->cg.weight || p->cg_root_asked) {
+		p->cg.verbose = true;
+		p->cg.note = account_note;
+	}
+}
+
+static void groups_text(char *buf, size_t size, gid_t gid, const gid_t *g,
+			size_t n)
+{
+	size_t at = (size_t)snprintf(buf, size, "%lu", (unsigned long)gid);
+
+	for (size_t i = 0; i < n && at < size; i++)
+		if (g[i] != gid)
+			at += (size_t)snprintf(buf + at, size - at, ",%lu",
+					       (unsigned long)g[i]);
+}
+
+/* The identity as the report gives it: -u's, else the caller's. */
+static void identity(struct report *r)
+{
+	const struct ident *id = &ac.plan->id;
+	int n;
+
+	if (!ac.resolved)
+		return;
+	if (!id->have_uid) {
+		r->id_source = "caller";
+		r->uid = getuid();
+		r->gid = getgid();
+		n = getgroups(64, ac.caller_groups);
+		r->groups = ac.caller_groups;
+		r->ngroups = n > 0 ? (size_t)n : 0;
+		return;
+	}
+	r->id_source = id->source ? id->source : "passwd";
+	r->user = id->user;
+	r->uid = id->uid;
+	r->gid = id->have_gid ? id->gid : id->uid;
+	r->groups = id->groups;
+	r->ngroups = id->have_groups ? id->ngroups : 0;
+}
+
+void account_start(void)
+{
+	struct report r = { 0 };
+	char groups[512];
+
+	ac.resolved = true;
+	if (!ac.plan->verbose)
+		return;
+	identity(&r);
+	groups_text(groups, sizeof groups, r.gid, r.groups, r.ngroups);
+	if (!strcmp(r.id_source, "caller"))
+		diag_warn("running as the caller, uid %lu, groups %s",
+			  (unsigned long)r.uid, groups);
+	else
+		diag_warn("running as %s (%lu), groups %s, %s", r.user,
+			  (unsigned long)r.uid, groups,
+			  !strcmp(r.id_source, "passwd") ? "from /etc/passwd" :
+			  !strcmp(r.id_source, "number") ?
+			  "a number without a passwd entry" : "an Android id");
+}
+
+static void classify(struct report *r, const struct outcome *out, bool ran)
+{
+	if (!ran) {
+		r->result = RESULT_FAILED;
+		return;
+	}
+	r->have_status = true;
+	r->tally = &out->tally;
+	if (out->code == CLD_EXITED) {
+		r->status = out->status;
+		r->result = out->timed_out ? RESULT_TIMEOUT : RESULT_EXITED;
+		return;
+	}
+	r->signal = out->status;
+	r->core = out->code == CLD_DUMPED;
+	if (out->timed_out)
+		r->result = out->status == SIGKILL && out->sent_kill_after ?
+			    RESULT_KILLED_AFTER_TIMEOUT : RESULT_TIMEOUT;
+	else
+		r->result = out->status == SIGKILL ? RESULT_KILLED_FROM_OUTSIDE :
+			    RESULT_SIGNALED;
+}
+
+static void where(struct report *r)
+{
+	const struct plan *p = ac.plan;
+	const struct cgroup_plan *cg = &p->cg;
+
+	r->tree_kill = p->tree_kill;
+	r->pty = p->pty != NULL;
+	/* The paths outlive cgroup_release (which clears active). */
+	if (!cg->version || !cg->cpu_uid[0]) {
+		r->cg_reason = ac.why && *ac.why ? ac.why : "none";
+		return;
+	}
+	r->cg_hierarchy = cg->version == 1 ? "v1" : "v2";
+	r->cg_path = cg->cpu_uid;
+	r->cg_leaf = cg->leaf[0] ? cg->leaf : NULL;
+	r->cg_created = cg->created;
+	r->cg_weight = cg->weight;
+}
+
+static void wall(struct report *r)
+{
+	struct timespec now;
+
+	clock_now(TIMER_CLOCK, &now);
+	r->wall.tv_sec = now.tv_sec - cmd_started.tv_sec;
+	r->wall.tv_nsec = now.tv_nsec - cmd_started.tv_nsec;
+	if (r->wall.tv_nsec < 0) {
+		r->wall.tv_sec--;
+		r->wall.tv_nsec += 1000000000L;
+	}
+}
+
+/* "TERM to 3 processes, KILL to 1 process" from the tally. */
+static void sent_text(char *buf, size_t size, const struct tally *t)
+{
+	size_t at = 0;
+	char name[16];
+
+	buf[0] = '\0';
+	for (unsigned i = 0; t && i < t->nsent && at < size; i++) {
+		const struct tally_sent *s = &t->sent[i];
+		if (s->why == TALLY_LEFTOVERS)
+			continue;
+		at += (size_t)snprintf(buf + at, size - at, "%s%s to %u process%s",
+				       at ? ", " : ": ", signal_name(s->sig, name,
+				       sizeof name), s->procs,
+				       s->procs == 1 ? "" : "es");
+	}
+}
+
+static void summary(const struct report *r)
+{
+	char line[512], name[16];
+	const struct tally *t = r->tally;
+	long long cpu = r->user_us + r->system_us;
+	size_t at;
+
+	if (r->result == RESULT_EXITED)
+		at = (size_t)snprintf(line, sizeof line, "exited with status %d",
+				      r->status);
+	else if (r->result == RESULT_SIGNALED)
+		at = (size_t)snprintf(line, sizeof line, "signaled (%s)",
+				      signal_name(r->signal, name, sizeof name));
+	else
+		at = (size_t)snprintf(line, sizeof line, "%s",
+				      r->result == RESULT_TIMEOUT ? "timeout" :
+				      r->result == RESULT_KILLED_AFTER_TIMEOUT ?
+				      "killed after timeout" : "killed from outside");
+	at += (size_t)snprintf(line + at, sizeof line - at, " after %ld.%02ld s",
+			       (long)r->wall.tv_sec, r->wall.tv_nsec / 10000000);
+	sent_text(line + at, sizeof line - at, t);
+	at += strlen(line + at);
+	if (t && t->leftovers && at < sizeof line)
+		at += (size_t)snprintf(line + at, sizeof line - at,
+				       ", %u leftover%s killed", t->leftovers,
+				       t->leftovers == 1 ? "" : "s");
+	if (t && t->nfailed && at < sizeof line)
+		at += (size_t)snprintf(line + at, sizeof line - at,
+				       ", %u kill%s failed", t->nfailed,
+				       t->nfailed == 1 ? "" : "s");
+	if (at < sizeof line)
+		snprintf(line + at, sizeof line - at, ", CPU %lld.%02lld s",
+			 cpu / 1000000, cpu % 1000000 / 10000);
+	diag_warn("%s", line);
+}
+
+static void account_write(struct report *r)
+{
+	struct jbuf b = { 0 };
+
+	ac.done = true;
+	if (ac.plan && ac.plan->verbose && r->result != RESULT_FAILED)
+		summary(r);
+	if (!ac.reporting)
+		return;
+	if (report_format(r, &b) < 0 ||
+	    reportfile_commit(&ac.file, b.p, b.len) < 0) {
+		int err = b.err ? ENOMEM : errno;
+		if (ac.file.path)
+			diag_warn_errno(err, "cannot write report to %s",
+					diag_quote(ac.file.path));
+		else
+			diag_warn_errno(err, "cannot write report");
+		r->exit_status = -1;
+	}
+	jbuf_free(&b);
+}
+
+int account_finish(const struct outcome *out, bool ran, int status)
+{
+	struct report r = { 0 };
+	const struct plan *p = ac.plan;
+
+	if (ac.done || !(ac.reporting || p->verbose))
+		return status;
+	r.argv = p->argv;
+	identity(&r);
+	where(&r);
+	classify(&r, out, ran);
+	r.exit_status = status;
+	r.reraised = ran && outcome_reraises(p, out);
+	wall(&r);
+	if (ran && out->cpu_from) {
+		r.have_cpu = true;
+		r.cpu_source = out->cpu_from;
+		r.user_us = out->user_us;
+		r.system_us = out->system_us;
+	}
+	if (!ran)
+		r.error = diag_last();
+	account_write(&r);
+	/* A report asked for and not written is leash's failure. */
+	return r.exit_status < 0 && !r.reraised && !out->sent_kill ?
+	       EXIT_CANCELED : status;
+}
+
+/* diag_die after the options were read: the failure is reported too. */
+static void account_on_die(int status)
+{
+	struct report r = { 0 };
+
+	if (ac.done || getpid() != ac.pid)
+		return;
+	r.argv = ac.plan ? ac.plan->argv : NULL;
+	if (ac.plan) {
+		identity(&r);
+		where(&r);
+	}
+	r.result = RESULT_FAILED;
+	r.exit_status = status;
+	wall(&r);
+	r.error = diag_last();
+	account_write(&r);
+}
+
+void account_fail(int status)
+{
+	account_on_die(status);
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: ISC */
+/* reaper: leash as a child subreaper, a source of the supervise loop.
+ * Descendants that setsid and double-fork are re-parented to leash, so a
+ * signal can reach the whole tree without a cgroup: the tree is walked
+ * from leash by /proc/PID/stat's parent field.  Adopted processes are
+ * reaped here, never the command (supervise's single reap), and always
+ * in the thread that signals, so no signal goes to a pid leash reaped:
+ * a child of leash is pinned until leash reaps it; a deeper descendant
+ * is signalled through a pidfd opened and then checked against the start
+ * time the walk saw (kill() after the same check on kernels before 5.3). */
+#ifndef LEASH_REAPER_H
+#define LEASH_REAPER_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct reaper {
+	int fd;                 /* signalfd of SIGCHLD; -1: reap at the end */
+	pid_t self;
+	pid_t child;            /* the command: never reaped or signalled here */
+	bool adopted;           /* another child's SIGCHLD came, or a walk ran */
+};
+
+/* Before the fork: become a child subreaper.  -1 with errno. */
+int reaper_enable(void);
+
+/* After the fork: read SIGCHLD (blocked before the fork) on a signalfd.
+ * Never fails: without the fd adopted zombies wait for reaper_close. */
+void reaper_open(struct reaper *r, pid_t self, pid_t child);
+
+/* The source's fd (-1: none, poll skips it). */
+struct pollfd reaper_poll(const struct reaper *r);
+
+/* SIGCHLD: reap every adopted process that has exited.  Stops at the
+ * command's own exit (its reap is supervise's). */
+void reaper_reap(struct reaper *r);
+
+/* SIG to every live descendant but the command, then CONT unless SIG is
+ * KILL or CONT (a stopped one must see it).  Members of process group
+ * SKIP_PGRP (0: none) got SIG and CONT through the group already: a
+ * catchable signal is not sent twice.  *FOUND = live descendants found.
+ * -1 with errno when the tree could not be walked or a kill failed (the
+ * others were still signalled). */
+int reaper_signal(struct reaper *r, int sig, pid_t skip_pgrp,
+		  unsigned *found);
+
+/* KILL every descendant but the command, walking again until a walk
+ * finds none alive (bounded, about 1 s: a task stuck in the kernel does
+ * not hold leash).  *KILLED = distinct processes killed.  -1 with errno
+ * as reaper_signal. */
+int reaper_kill_all(struct reaper *r, unsigned *killed);
+
+/* After the command's reap, when no signal follows: reap what is dead;
+ * with WAIT_DYING, wait (at most about 1 s) for the killed to finish
+ * dying.  Live adopted processes are left: when leash exits they are
+ * re-parented to the next subreaper above it, or to init. */
+void reaper_close(struct reaper *r, bool wait_dying);
+
+#endif

@@ -1,0 +1,412 @@
+/* SPDX-License-Identifier: ISC */
+/* report: one JSON object saying what a run did, escaped by hand. */
+#include "report.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "signals.h"
+
+void jbuf_free(struct jbuf *b)
+{
+	free(b->p);
+	*b = (struct jbuf){ 0 };
+}
+
+static void jb_put(struct jbuf *b, const char *s, size_t n)
+{
+	if (b->err)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 1024;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		char *p = realloc(b->p, cap);
+		if (!p) {
+			b->err = true;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+static void jb_printf(struct jbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void jb_printf(struct jbuf *b, const char *fmt, ...)
+{
+	char tmp[128];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		jb_put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+/* Length of the valid UTF-8 sequence at S (N bytes left), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
+	size_t len;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4;
+	else
+		return 0;       /* continuation byte, C0/C1 overlong, F5.. */
+	/* The second byte's range rules out overlongs, surrogates and
+	 * code points beyond U+10FFFF (RFC 3629, section 4). */
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+/* The escape for byte C (< 0x20, '"', '\' or DEL) into OUT; its length. */
+static size_t escape_byte(unsigned char c, char out[7])
+{
+	static const char hex[] = "0123456789abcdef";
+	const char *named = NULL;
+
+	switch (c) {
+	case '"': named = "\\\""; break;
+	case '\\': named = "\\\\"; break;
+	case '\b': named = "\\b"; break;
+	case '\f': named = "\\f"; break;
+	case '\n': named = "\\n"; break;
+	case '\r': named = "\\r"; break;
+	case '\t': named = "\\t"; break;
+	}
+	if (named) {
+		memcpy(out, named, 2);
+		return 2;
+	}
+	memcpy(out, "\\u00", 4);
+	out[4] = hex[c >> 4];
+	out[5] = hex[c & 15];
+	return 6;
+}
+
+static size_t emit(char *dst, size_t cap, size_t at, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++, at++)
+		if (at < cap)
+			dst[at] = s[i];
+	return at;
+}
+
+size_t report_escape(char *dst, size_t cap, const char *src, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t at = 0;
+	char esc[7];
+
+	for (size_t i = 0; i < n;) {
+		unsigned char c = s[i];
+		size_t len;
+		if (c < 0x20 || c == '"' || c == '\\' || c == 0x7f) {
+			at = emit(dst, cap, at, esc, escape_byte(c, esc));
+			i++;
+		} else if ((len = utf8_len(s + i, n - i)) == 0) {
+			at = emit(dst, cap, at, "\\ufffd", 6);
+			i++;
+		} else {
+			at = emit(dst, cap, at, (const char *)s + i, len);
+			i += len;
+		}
+	}
+	return at;
+}
+
+static void jb_str(struct jbuf *b, const char *s)
+{
+	char small[256];
+	size_t n, need;
+
+	if (!s) {
+		jb_put(b, "null", 4);
+		return;
+	}
+	n = strlen(s);
+	need = report_escape(small, sizeof small, s, n);
+	jb_put(b, "\"", 1);
+	if (need <= sizeof small) {
+		jb_put(b, small, need);
+	} else {
+		char *big = malloc(need);
+		if (!big) {
+			b->err = true;
+			return;
+		}
+		report_escape(big, need, s, n);
+		jb_put(b, big, need);
+		free(big);
+	}
+	jb_put(b, "\"", 1);
+}
+
+/* "key": , with a comma before every key but the first of an object. */
+static void jb_key(struct jbuf *b, bool *first, const char *key)
+{
+	if (!*first)
+		jb_put(b, ",", 1);
+	*first = false;
+	jb_str(b, key);
+	jb_put(b, ":", 1);
+}
+
+static void jb_sig(struct jbuf *b, int sig)
+{
+	char name[16];
+
+	jb_str(b, signal_name(sig, name, sizeof name));
+}
+
+static void jb_secs(struct jbuf *b, long long sec, long nsec)
+{
+	jb_printf(b, "%lld.%06ld", sec, nsec / 1000);
+}
+
+static void jb_usecs(struct jbuf *b, long long us)
+{
+	jb_printf(b, "%lld.%06lld", us / 1000000, us % 1000000);
+}
+
+const char *report_result_name(enum report_result r)
+{
+	switch (r) {
+	case RESULT_EXITED: return "exited";
+	case RESULT_SIGNALED: return "signaled";
+	case RESULT_TIMEOUT: return "timeout";
+	case RESULT_KILLED_AFTER_TIMEOUT: return "killed-after-timeout";
+	case RESULT_KILLED_FROM_OUTSIDE: return "killed-from-outside";
+	default: return "failed";
+	}
+}
+
+const char *report_tree_name(enum tree_kill t)
+{
+	switch (t) {
+	case TREE_GROUP: return "group";
+	case TREE_SUBREAPER: return "subreaper";
+	case TREE_CGROUP: return "cgroup";
+	default: return "none";
+	}
+}
+
+static const char *why_name(enum tally_why w)
+{
+	switch (w) {
+	case TALLY_DEADLINE: return "deadline";
+	case TALLY_KILL_AFTER: return "kill-after";
+	case TALLY_LEFTOVERS: return "leftovers";
+	default: return "forwarded";
+	}
+}
+
+static void put_argv(struct jbuf *b, char *const *argv)
+{
+	if (!argv) {
+		jb_put(b, "null", 4);
+		return;
+	}
+	jb_put(b, "[", 1);
+	for (size_t i = 0; argv[i]; i++) {
+		if (i)
+			jb_put(b, ",", 1);
+		jb_str(b, argv[i]);
+	}
+	jb_put(b, "]", 1);
+}
+
+static void put_identity(struct jbuf *b, const struct report *r)
+{
+	bool first = true;
+
+	if (!r->id_source) {
+		jb_put(b, "null", 4);
+		return;
+	}
+	jb_put(b, "{", 1);
+	jb_key(b, &first, "source");
+	jb_str(b, r->id_source);
+	jb_key(b, &first, "user");
+	jb_str(b, r->user);
+	jb_key(b, &first, "uid");
+	jb_printf(b, "%lu", (unsigned long)r->uid);
+	jb_key(b, &first, "gid");
+	jb_printf(b, "%lu", (unsigned long)r->gid);
+	jb_key(b, &first, "groups");
+	jb_put(b, "[", 1);
+	for (size_t i = 0; i < r->ngroups; i++)
+		jb_printf(b, "%s%lu", i ? "," : "", (unsigned long)r->groups[i]);
+	jb_put(b, "]}", 2);
+}
+
+static void put_cgroup(struct jbuf *b, const struct report *r)
+{
+	bool first = true;
+
+	if (!r->cg_hierarchy) {
+		jb_put(b, "null", 4);
+		return;
+	}
+	jb_put(b, "{", 1);
+	jb_key(b, &first, "hierarchy");
+	jb_str(b, r->cg_hierarchy);
+	jb_key(b, &first, "path");
+	jb_str(b, r->cg_path);
+	jb_key(b, &first, "leaf");
+	jb_str(b, r->cg_leaf);
+	jb_key(b, &first, "uid_group");
+	jb_str(b, r->cg_created ? "created" : "joined");
+	jb_key(b, &first, "weight");
+	if (r->cg_weight)
+		jb_printf(b, "%u", r->cg_weight);
+	else
+		jb_put(b, "null", 4);
+	jb_put(b, "}", 1);
+}
+
+static void put_sent(struct jbuf *b, const struct tally *t)
+{
+	jb_put(b, "[", 1);
+	for (unsigned i = 0; t && i < t->nsent; i++) {
+		const struct tally_sent *s = &t->sent[i];
+		bool first = true;
+		jb_put(b, i ? ",{" : "{", i ? 2 : 1);
+		jb_key(b, &first, "signal");
+		jb_sig(b, s->sig);
+		jb_key(b, &first, "at");
+		jb_secs(b, (long long)s->at.tv_sec, s->at.tv_nsec);
+		jb_key(b, &first, "why");
+		jb_str(b, why_name(s->why));
+		jb_key(b, &first, "processes");
+		jb_printf(b, "%u", s->procs);
+		jb_put(b, "}", 1);
+	}
+	jb_put(b, "]", 1);
+}
+
+static void put_failed(struct jbuf *b, const struct tally *t)
+{
+	jb_put(b, "[", 1);
+	for (unsigned i = 0; t && i < t->nfailed; i++) {
+		const struct tally_failed *f = &t->failed[i];
+		bool first = true;
+		jb_put(b, i ? ",{" : "{", i ? 2 : 1);
+		jb_key(b, &first, "signal");
+		jb_sig(b, f->sig);
+		jb_key(b, &first, "target");
+		jb_str(b, f->what);
+		jb_key(b, &first, "error");
+		jb_str(b, strerror(f->err));
+		jb_key(b, &first, "errno");
+		jb_printf(b, "%d", f->err);
+		jb_put(b, "}", 1);
+	}
+	jb_put(b, "]", 1);
+}
+
+static void put_fate(struct jbuf *b, bool *first, const struct report *r)
+{
+	bool exited = r->have_status && r->result != RESULT_FAILED &&
+		      !r->signal;
+
+	jb_key(b, first, "result");
+	jb_str(b, report_result_name(r->result));
+	jb_key(b, first, "status");
+	if (exited)
+		jb_printf(b, "%d", r->status);
+	else
+		jb_put(b, "null", 4);
+	jb_key(b, first, "signal");
+	if (r->have_status && r->signal)
+		jb_sig(b, r->signal);
+	else
+		jb_put(b, "null", 4);
+	jb_key(b, first, "core_dumped");
+	jb_put(b, r->core ? "true" : "false", r->core ? 4 : 5);
+	jb_key(b, first, "exit_status");
+	jb_printf(b, "%d", r->exit_status);
+	jb_key(b, first, "reraised");
+	jb_put(b, r->reraised ? "true" : "false", r->reraised ? 4 : 5);
+}
+
+static void put_cost(struct jbuf *b, bool *first, const struct report *r)
+{
+	jb_key(b, first, "wall_time");
+	jb_secs(b, (long long)r->wall.tv_sec, r->wall.tv_nsec);
+	jb_key(b, first, "cpu");
+	if (!r->have_cpu) {
+		jb_put(b, "null", 4);
+	} else {
+		bool inner = true;
+		jb_put(b, "{", 1);
+		jb_key(b, &inner, "user");
+		jb_usecs(b, r->user_us);
+		jb_key(b, &inner, "system");
+		jb_usecs(b, r->system_us);
+		jb_key(b, &inner, "source");
+		jb_str(b, r->cpu_source);
+		jb_put(b, "}", 1);
+	}
+}
+
+int report_format(const struct report *r, struct jbuf *b)
+{
+	const struct tally *t = r->tally;
+	bool first = true;
+
+	jb_put(b, "{", 1);
+	jb_key(b, &first, "argv");
+	put_argv(b, r->argv);
+	jb_key(b, &first, "identity");
+	put_identity(b, r);
+	jb_key(b, &first, "cgroup");
+	put_cgroup(b, r);
+	jb_key(b, &first, "cgroup_reason");
+	jb_str(b, r->cg_hierarchy ? NULL : r->cg_reason);
+	jb_key(b, &first, "tree_kill");
+	jb_str(b, report_tree_name(r->tree_kill));
+	jb_key(b, &first, "pty");
+	jb_put(b, r->pty ? "true" : "false", r->pty ? 4 : 5);
+	put_fate(b, &first, r);
+	jb_key(b, &first, "signals_sent");
+	put_sent(b, t);
+	jb_key(b, &first, "signals_not_listed");
+	jb_printf(b, "%u", t ? t->sent_dropped : 0);
+	jb_key(b, &first, "kills_failed");
+	put_failed(b, t);
+	jb_key(b, &first, "leftovers_killed");
+	jb_printf(b, "%u", t ? t->leftovers : 0);
+	put_cost(b, &first, r);
+	jb_key(b, &first, "error");
+	jb_str(b, r->error);
+	jb_put(b, "}\n", 2);
+	return b->err ? (errno = ENOMEM, -1) : 0;
+}

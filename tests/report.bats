@@ -1,0 +1,342 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
+# --report=FILE and --report-fd=N (one JSON object when leash ends, checked
+# with jq), the -v identity and summary lines, and no silent drops of a
+# cgroup option.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+	common_setup
+	command -v jq >/dev/null || must_run_or_skip "no jq (build-aux/deps.sh check installs it)"
+	R=$TMP/report.json
+	OPEN=
+}
+
+teardown() {
+	common_teardown
+	[[ $OPEN == /tmp/leash_t.* ]] && rm -rf "$OPEN"
+	return 0
+}
+
+# as_nobody CMD...: CMD as uid/gid 65534, no groups, no capabilities.
+as_nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all -- "$@"
+}
+
+# jqr FILTER [FILE]: jq -r FILTER on the report (default $R); fails on
+# anything that is not exactly one valid JSON object.
+jqr() {
+	local f=${2:-$R}
+	[ "$(jq -s 'length' "$f")" = 1 ] || { echo "not one JSON value: $(cat "$f")" >&2; return 1; }
+	jq -er "$1" "$f"
+}
+
+# assert_jq FILTER VALUE
+assert_jq() {
+	local v
+	v=$(jq -r "$1" "$R") || { echo "jq failed on: $(cat "$R")" >&2; return 1; }
+	if [[ $v != "$2" ]]; then
+		printf 'report %s: expected %s, got %s\n%s\n' "$1" "$2" "$v" "$(cat "$R")" >&2
+		return 1
+	fi
+}
+
+# Every key the man page documents, in every report.
+KEYS='["argv","cgroup","cgroup_reason","core_dumped","cpu","error","exit_status","identity","kills_failed","leftovers_killed","pty","reraised","result","signal","signals_not_listed","signals_sent","status","tree_kill","wall_time"]'
+
+assert_keys() {
+	assert_jq "keys == $KEYS" true
+}
+
+# --- one report per result ------------------------------------------------------
+
+@test "report: exited, with the command's status, argv and the caller's identity" {
+	run "$LEASH" --report="$R" -t 10 -- sh -c 'exit 3'
+	assert_status 3
+	assert_keys
+	assert_jq .result exited
+	assert_jq .status 3
+	assert_jq .signal null
+	assert_jq .exit_status 3
+	assert_jq '.argv == ["sh","-c","exit 3"]' true
+	assert_jq .identity.source caller
+	assert_jq .identity.uid "$(id -u)"
+	assert_jq .identity.gid "$(id -g)"
+	assert_jq '.signals_sent | length' 0
+	assert_jq .error null
+	assert_jq .pty false
+	assert_jq '.wall_time >= 0 and .wall_time < 10' true
+	assert_jq '.cpu.source' rusage
+}
+
+@test "report: the command's own exit 124 is result exited, status 124" {
+	run "$LEASH" --report="$R" -t 10 -- sh -c 'exit 124'
+	assert_status 124
+	assert_jq .result exited
+	assert_jq .status 124
+	assert_jq '.signals_sent | length' 0
+}
+
+@test "report: timeout: TERM at the deadline, with its time and the processes it reached" {
+	run "$LEASH" --report="$R" --cgroup=off -t 0.3 -- sh -c 'sleep 10 & sleep 10'
+	assert_status 124
+	assert_jq .result timeout
+	assert_jq .status null
+	assert_jq .signal TERM
+	assert_jq .exit_status 124
+	assert_jq .tree_kill subreaper
+	assert_jq '.signals_sent | length' 1
+	assert_jq '.signals_sent[0].signal' TERM
+	assert_jq '.signals_sent[0].why' deadline
+	# sh and its two sleeps.
+	assert_jq '.signals_sent[0].processes' 3
+	assert_jq '.signals_sent[0].at >= 0.3 and .signals_sent[0].at < 5' true
+	assert_jq '.wall_time >= .signals_sent[0].at' true
+}
+
+@test "report: killed-after-timeout: TERM caught, KILL after -k" {
+	BOUND=20 run bounded "$LEASH" --report="$R" -t 0.2 -k 0.2 -- probe -t -s 10 -q
+	assert_status 137
+	assert_jq .result killed-after-timeout
+	assert_jq .signal KILL
+	assert_jq .exit_status 137
+	assert_jq '[.signals_sent[].why] == ["deadline","kill-after"]' true
+	assert_jq '[.signals_sent[].signal] == ["TERM","KILL"]' true
+}
+
+@test "report: killed-from-outside: a SIGKILL leash did not send" {
+	"${DFL[@]}" "$LEASH" --report="$R" -t 30 -- probe -o "$TMP/ready" -m "$MARK" -s 30 -q &
+	local lpid=$! st=0
+	track "$lpid"
+	wait_file "$TMP/ready"
+	kill -KILL "$(report_get pid "$TMP/ready")"
+	wait "$lpid" || st=$?
+	[ "$st" -eq 137 ]
+	assert_jq .result killed-from-outside
+	assert_jq .signal KILL
+	assert_jq .reraised true
+	assert_jq .exit_status 137
+	assert_jq '.signals_sent | length' 0
+}
+
+@test "report: signaled: the command's own signal, passed on" {
+	run "$PROBE" -W -- "$LEASH" --report="$R" -- sh -c 'kill -USR1 $$'
+	[ "${lines[0]}" = status=signal:10 ]
+	assert_jq .result signaled
+	assert_jq .signal USR1
+	assert_jq .reraised true
+	assert_jq .exit_status 138
+}
+
+@test "report: a forwarded signal is listed as forwarded" {
+	"${DFL[@]}" "$LEASH" --report="$R" -t 30 -- probe -c HUP -E -x 4 -o "$TMP/ready" -m "$MARK" -s 30 -q &
+	local lpid=$! st=0
+	track "$lpid"
+	wait_file "$TMP/ready"
+	kill -HUP "$lpid"
+	wait "$lpid" || st=$?
+	[ "$st" -eq 4 ]
+	assert_jq .result exited
+	assert_jq '.signals_sent[0].signal' HUP
+	assert_jq '.signals_sent[0].why' forwarded
+}
+
+# --- leash's own failures ----------------------------------------------------------
+
+@test "report: leash's own failures are reported with the message, result failed" {
+	run "$LEASH" --report="$R" -u no-such-user-$MARK -- true
+	assert_status 125
+	assert_keys
+	assert_jq .result failed
+	assert_jq .exit_status 125
+	assert_jq .error "cannot resolve user 'no-such-user-$MARK': no such user (leash reads /etc/passwd only)"
+	assert_jq .argv null
+	# A usage error after the option.
+	run "$LEASH" --report="$R" -t 1x -- true
+	assert_status 125
+	assert_jq .result failed
+	assert_jq .error "invalid time interval '1x'"
+	# The command not found: 127, the exec's message.
+	run -127 "$LEASH" --report="$R" -t 5 -- no-such-command-$MARK
+	assert_status 127
+	assert_jq .result failed
+	assert_jq .exit_status 127
+	assert_jq '.argv[0]' "no-such-command-$MARK"
+	[[ $(jqr .error) == "failed to run command 'no-such-command-$MARK': "* ]]
+	# A cgroup failure: a --cgroup-root that is no cgroup directory.
+	run "$LEASH" --report="$R" --cgroup-root "$TMP" -- true
+	assert_status 125
+	assert_jq .result failed
+	[[ $(jqr .error) == "--cgroup-root '$TMP' is not on a cgroup filesystem"* ]]
+}
+
+@test "report: a cgroup failure under --cgroup=require is reported" {
+	[[ $(id -u) == 0 ]] || skip "as root: require fails where the cgroup cannot be made"
+	run as_nobody "$LEASH" --report-fd=1 --cgroup=require -- true
+	assert_status 125
+	R=$TMP/out
+	printf '%s\n' "${lines[@]:1}" >"$R"
+	assert_jq .result failed
+	[[ $(jqr .error) == *cgroup* ]]
+	[[ ${lines[0]} == leash:*cgroup* ]]
+}
+
+@test "report: an unwritable path fails before the command starts: 125, one line" {
+	run "$LEASH" --report="$TMP/no/such/dir/r.json" -- touch "$TMP/ran"
+	assert_status 125
+	assert_lines 1
+	[[ $output == "leash: cannot write report to '$TMP/no/such/dir/r.json': No such file or directory" ]]
+	[ ! -e "$TMP/ran" ]
+	run "$LEASH" --report="$TMP" -- touch "$TMP/ran"
+	assert_status 125
+	assert_lines 1
+	[[ $output == "leash: cannot write report to '$TMP': Is a directory" ]]
+	[ ! -e "$TMP/ran" ]
+	run "$LEASH" --report-fd=9 -- touch "$TMP/ran"
+	assert_status 125
+	assert_lines 1
+	[[ $output == "leash: cannot write report to descriptor 9: Bad file descriptor" ]]
+	run "$LEASH" --report-fd=0 -- touch "$TMP/ran" </dev/null
+	assert_status 125
+	run "$LEASH" --report-fd=x -- touch "$TMP/ran"
+	assert_status 125
+	[ ! -e "$TMP/ran" ]
+}
+
+@test "report: the file is replaced whole, no temporary left; --report-fd writes the descriptor and the command does not get it" {
+	local fds
+	fds=$("$LEASH" -- probe -k fds)
+	echo old >"$R"
+	run "$LEASH" --report="$R" -- probe -k fds
+	assert_output "$fds"
+	assert_jq .result exited
+	[ "$(ls "$TMP")" = report.json ]
+	run bash -c 'exec "$LEASH" --report-fd=5 -- probe -k fds 5>"$1"' bash "$R"
+	assert_output "$fds"
+	assert_jq .result exited
+}
+
+@test "report: a full disk: the message names the command's status, exit 125" {
+	run bash -c 'exec "$LEASH" --report-fd=5 -- sh -c "exit 3" 5>/dev/full'
+	assert_status 125
+	[[ $output == "leash: cannot write report: No space left on device"* ]]
+}
+
+@test "report: strings are valid JSON: quotes, backslashes, control characters, invalid UTF-8 as U+FFFD" {
+	local a=$'q"b\\s\n\t\x01\x7f' b=$'caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80' c=$'x\xffy\xc0\xafz\xed\xa0\x80w\xe2\x82'
+	run "$LEASH" --report="$R" -- true "$a" "$b" "$c"
+	assert_status 0
+	[ "$(jq -r '.argv[1]' "$R")" = "$a" ]
+	[ "$(jq -r '.argv[2]' "$R")" = "$b" ]
+	# Every byte that is no part of valid UTF-8 is one U+FFFD.
+	[ "$(jq -r '.argv[3]' "$R")" = $'x\xef\xbf\xbdy\xef\xbf\xbd\xef\xbf\xbdz\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbdw\xef\xbf\xbd\xef\xbf\xbd' ]
+	grep -qF '\u0001' "$R"
+	grep -qF '\u007f' "$R"
+}
+
+@test "report: a kill that failed (RLIMIT_NOFILE) is reported and said on stderr" {
+	command -v prlimit >/dev/null || skip "no prlimit"
+	local n seen=
+	for n in 5 6 7 8 9 10 11 12; do
+		rm -f "$R"
+		BOUND=20 run bounded prlimit --nofile="$n" -- bash -c \
+			'for f in /proc/$$/fd/*; do f=${f##*/}; ((f > 2)) && eval "exec $f>&-"; done
+			 exec "$LEASH" -v --report="$1" --cgroup=off -t 0.2 -- sh -c "setsid probe -m \"\$1\" -s 5 -q & sleep 5" sh "$2"' \
+			bash "$R" "$MARK"
+		[ -s "$R" ] || continue
+		echo "nofile $n: $status: $output" >&2
+		if [[ $(jq -r '.kills_failed | length' "$R") -gt 0 ]]; then
+			assert_jq '.kills_failed[0].errno' 24
+			assert_jq '.kills_failed[0].target' tree
+			assert_jq .result timeout
+			[[ $output == *"leash: cannot send signal TERM to every process of the command (tree): "* ]]
+			[[ $output == *", 1 kill failed, CPU "* ]]
+			seen=1
+		fi
+	done
+	[ -n "$seen" ]
+	for n in $(marked_pids); do kill -KILL "$n"; done
+}
+
+@test "report: CPU of a tree burning about 0.5 s in two processes, within 20%" {
+	local burn=${LEASH_BUILDDIR:-$TOP/build}/burn
+	[[ -x $burn ]] || skip "no burn helper"
+	run "$LEASH" --report="$R" --cgroup=off -- sh -c \
+		'"$1" 0.25 >"$2.a" & "$1" 0.25 >"$2.b"; wait' sh "$burn" "$TMP/burn"
+	assert_status 0
+	local want got
+	# What the two burners say they used (their own getrusage).
+	want=$(sed -n 's/^cpu=//p' "$TMP/burn.a" "$TMP/burn.b" | awk '{ s += $1 } END { print s }')
+	got=$(jq -r '.cpu.user + .cpu.system' "$R")
+	echo "burners $want s, report $got s" >&2
+	awk -v w="$want" -v g="$got" 'BEGIN { exit !(w >= 0.5 && g >= w * 0.8 && g <= w * 1.2) }'
+}
+
+@test "report: CPU includes an adopted process leash reaped" {
+	local burn=${LEASH_BUILDDIR:-$TOP/build}/burn
+	[[ -x $burn ]] || skip "no burn helper"
+	run "$LEASH" --report="$R" --cgroup=off -- sh -c \
+		'setsid sh -c "\"\$1\" 0.3 >\"\$2\" & exit 0" sh "$1" "$2"
+		 while [ ! -s "$2" ]; do sleep 0.05; done; sleep 0.1' sh "$burn" "$TMP/burn"
+	assert_status 0
+	jq -e '.cpu.user + .cpu.system >= 0.3 * 0.8' "$R"
+}
+
+# --- -v: the identity first, the summary last ------------------------------------
+
+@test "-v: starts with the identity, ends with one summary line" {
+	run --separate-stderr "$LEASH" -v --cgroup=off -t 0.3 -- sh -c 'sleep 10 & sleep 10'
+	assert_status 124
+	[[ ${stderr_lines[0]} =~ ^leash:\ running\ as\ the\ caller,\ uid\ $(id -u),\ groups\ [0-9,]+$ ]]
+	[[ ${stderr_lines[-1]} =~ ^leash:\ timeout\ after\ 0\.[3-9][0-9]\ s:\ TERM\ to\ 3\ processes,\ CPU\ [0-9]+\.[0-9][0-9]\ s$ ]]
+	run --separate-stderr "$LEASH" -v -- sh -c 'exit 5'
+	assert_status 5
+	[[ ${stderr_lines[-1]} =~ ^leash:\ exited\ with\ status\ 5\ after\ [0-9.]+\ s,\ CPU\ [0-9.]+\ s$ ]]
+}
+
+@test "-v: the identity line of -u USER says how it was resolved" {
+	need_root "-u"
+	run --separate-stderr "$LEASH" -v -u nobody -- true
+	assert_status 0
+	[[ ${stderr_lines[0]} == "leash: running as nobody ($(id -u nobody)), groups "*", from /etc/passwd" ]]
+	run --separate-stderr "$LEASH" -v -u 3999999 --cgroup=off -- true
+	[[ ${stderr_lines[0]} == "leash: running as 3999999 (3999999), groups 3999999, a number without a passwd entry" ]]
+}
+
+@test "report: as a non-root caller too (tree kill by the subreaper)" {
+	[[ $(id -u) == 0 ]] || skip "runs leash as nobody from root"
+	OPEN=$(mktemp -d /tmp/leash_t.XXXXXX)
+	chmod 1777 "$OPEN"
+	R=$OPEN/r.json
+	run as_nobody "$LEASH" --report="$R" -t 0.3 -- sh -c 'setsid sleep 10 & sleep 10'
+	assert_status 124
+	assert_jq .result timeout
+	assert_jq .tree_kill subreaper
+	assert_jq .identity.uid 65534
+	assert_jq .cgroup null
+	assert_jq .cgroup_reason "leash is not root (--cgroup=auto)"
+	assert_jq '.signals_sent[0].processes' 3
+}
+
+@test "report: as root with a cgroup leaf, the cgroup, its leaf and cpu.stat" {
+	need_root "cgroups"
+	run "$LEASH" --report="$R" --cgroup=require -u nobody -t 1 -- sh -c 'setsid sleep 10 & sleep 10'
+	[[ $status == 124 || $status == 125 ]]
+	if [[ $status == 125 ]]; then
+		assert_jq .result failed
+		skip "no usable cgroup here: $(jq -r .error "$R")"
+	fi
+	assert_jq .result timeout
+	[[ $(jqr .cgroup.hierarchy) == v[12] ]]
+	[[ $(jqr .cgroup.path) == */uid_$(id -u nobody) ]]
+	[[ $(jqr .cgroup.uid_group) == created || $(jqr .cgroup.uid_group) == joined ]]
+	assert_jq .identity.source passwd
+	assert_jq .identity.user nobody
+	assert_jq '.signals_sent[0].processes >= 2' true
+	if [[ $(jqr .cgroup.leaf) != null ]]; then
+		assert_jq .tree_kill cgroup
+		assert_jq .cpu.source cgroup
+	fi
+}
