@@ -294,6 +294,8 @@ deadline_after_stop() {
 	pid=$!
 	track "$pid"
 	wait_file "$TMP/ready"
+	# A supervisor may arm its deadline after the fork (GNU does): let it.
+	sleep 0.3
 	kill -STOP "$pid"
 	sleep "$secs"
 	t1=$(now_us)

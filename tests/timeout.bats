@@ -604,6 +604,9 @@ Try '$BIN/timeout --help' for more information."
 }
 
 @test "-v: a forwarded signal is reported too" {
+	# Before 9.5 GNU could miss a signal that came before it stored the
+	# child's pid (fixed in 9.5, "narrow race in failing to kill").
+	need_gnu 9.5
 	start_ready timeout -v 30 probe -c TERM -E -x 0 -o "$TMP/ready" -s 30 -q 2>"$TMP/err"
 	local tpid=$READY_PID
 	kill -TERM "$tpid"
@@ -613,7 +616,8 @@ Try '$BIN/timeout --help' for more information."
 
 @test "-v: stderr closed still gives 124 (GNU 9.10)" {
 	need_gnu 9.10
-	run bounded timeout -v 0.1 sleep 10 2>&-
+	# Closed inside the command: run's own 2>&1 would undo a 2>&- here.
+	run bounded sh -c 'exec timeout -v 0.1 sleep 10 2>&-'
 	assert_status 124
 }
 
@@ -875,6 +879,15 @@ assert_forwarded() {
 	# Expired while stopped: acted on at once, not with the 2 s that
 	# were left when the stop came.
 	((AFTER_CONT_US < 1000000))
+}
+
+@test "PID 1: timeout as the first process of a pid namespace still runs the command (GNU 9.11)" {
+	need_gnu 9.11
+	command -v unshare >/dev/null || skip "no unshare"
+	unshare --pid --fork --map-root-user true 2>/dev/null || must_run_or_skip "cannot unshare a pid namespace"
+	# 9.10's parent check took PID 1's parent, 0, for a dead timeout.
+	BOUND=10 run bounded unshare --pid --fork --map-root-user "$BIN/timeout" 0.1 sleep 10
+	assert_status 124
 }
 
 @test "PDEATHSIG: the command gets the -s signal when timeout dies (GNU 9.10)" {
