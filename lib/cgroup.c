@@ -860,8 +860,9 @@ int cgroup_birth_lost(struct cgroup_plan *cg)
 		    (cg->uid_fd = cgfs_dir(AT_FDCWD, cg->leaf_uid)) >= 0)
 			rc = cg_make_leaf(cg);
 	}
-	if (rc != 0)
-		cg->leaf[0] = '\0';
+	/* Not made here: the path stays, so the forked child's join makes
+	 * it again (with its own bounded retries) or fails the launch, 125;
+	 * never a command silently outside its leaf. */
 	return rc ? -1 : 0;
 }
 

@@ -82,7 +82,8 @@ int cgroup_prepare(struct cgroup_plan *cg, uid_t uid, const char **what);
 
 /* The leaf's directory descriptor for clone3(CLONE_INTO_CGROUP), or -1
  * when there is no leaf.  cgroup_birth_lost: clone3 said ENOENT (the
- * leaf was removed under us): make it again; -1 when that fails. */
+ * leaf was removed under us): make it again; -1 when that fails (the
+ * path stays: the forked child's join then makes it or fails). */
 int cgroup_birth_fd(const struct cgroup_plan *cg);
 int cgroup_birth_lost(struct cgroup_plan *cg);
 
