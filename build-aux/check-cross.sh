@@ -32,6 +32,8 @@ die() { printf 'leash: %s\n' "$*" >&2; exit 1; }
 # * qemu keeps one copy of each environment variable, the last (its
 #   envlist), and builds that list in quadratic time (23 s for 100,000
 #   variables, where the host takes 50 ms);
+# * qemu 7.2 refuses PR_SET_CHILD_SUBREAPER, so leash's tree kill without
+#   a cgroup falls back to the process group;
 # * a setuid copy of the wrapper is what the kernel runs setuid: the
 #   emulator it execs, and so leash, gets no AT_SECURE.
 artefacts() {
@@ -40,6 +42,7 @@ artefacts() {
 	local dup='qemu-user: one copy of each environment variable, the last'
 	local rt='qemu-user remaps real-time signals (guest 32+N is host SIGRTMIN+N)'
 	local key='qemu-user 7.2: keyctl is not implemented (ENOSYS)'
+	local sub='qemu-user 7.2 refuses PR_SET_CHILD_SUBREAPER (EINVAL)'
 	cat <<EOF
 timeout.bats: ignored signals: left ignored in the command (GNU 9.10)	$ign
 timeout.bats: ignored signals: an ignored HUP (nohup) is not acted on (GNU 9.10)	qemu-user: /proc/self/status shows the emulator's dispositions
@@ -52,6 +55,11 @@ su.bats: a fresh session keyring: su, su -, su -c and AOSP su keep root's key fr
 ident.bats: a fresh session keyring: root's key is neither readable nor writable by the user	$key
 ident.bats: the fresh keyring is root's to pay for: a target whose key quota is full still starts	$key
 supervise.bats: child: signals ignored by the caller stay ignored	$ign
+supervise.bats: tree kill: a setsid + double-fork escapee dies at the deadline (root --cgroup=off, and not root)	$sub
+supervise.bats: tree kill: -k KILLs an escapee that ignores TERM, and a forwarded signal reaches it	$sub
+supervise.bats: tree kill: --kill-leftovers kills a leftover daemon at the command's exit; without it leash does not wait for it	$sub
+supervise.bats: tree kill: bats as a non-root user: run leash -t 1 -- sh -c 'setsid sleep 30 & sleep 30' takes about 1 s	$sub
+supervise.bats: tree kill: adopted processes are reaped while the command runs (no zombie), and none at the end	$sub
 supervise.bats: reap: leash reaps and exits when the command exits, a grandchild lives on	qemu-user: an emulated process's comm is the emulator's
 supervise.bats: reap: never a signal after the reap, at the deadline boundary (strace)	qemu-user: a fatal signal is emulated by a kill to itself
 ident.bats: setuid or with file capabilities, leash refuses to run	qemu-user: the setuid exec is the wrapper's; leash gets no AT_SECURE

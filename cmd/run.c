@@ -70,8 +70,11 @@ static void tree_prepare(struct plan *plan)
 	    (plan->foreground && !plan->cg.kill_leftovers))
 		return;
 	if (reaper_enable() < 0) {
-		diag_warn_errno(errno, "cannot become a child subreaper: "
-				"signals reach the process group only");
+		/* A fallback, said under -v (and in the report) as the others
+		 * are; a word always when --kill-leftovers asked for it. */
+		if (plan->verbose || plan->cg.kill_leftovers)
+			diag_warn_errno(errno, "cannot become a child subreaper: "
+					"signals reach the process group only");
 		return;
 	}
 	plan->subreaper = true;

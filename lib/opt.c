@@ -68,7 +68,9 @@ static void opt_rotate(struct opt_state *st)
 /* The next argument to look at, or -1 when options are over. */
 static int opt_advance(struct opt_state *st)
 {
-	int permute = st->shorts[0] != '+';
+	/* glibc stops at the first operand when POSIXLY_CORRECT is set, as
+	 * for a leading '+' (only su's table permutes otherwise). */
+	int permute = st->shorts[0] != '+' && !getenv("POSIXLY_CORRECT");
 
 	if (st->first_operand != st->last_operand && st->last_operand != st->ind)
 		opt_rotate(st);
@@ -116,18 +118,28 @@ static const struct opt_long *opt_find_long(const struct opt_long *longs,
 	return found;
 }
 
+/* The whole line in one write, however many options match: a fixed
+ * buffer would cut it. */
 static void opt_print_ambiguous(struct opt_state *st, const char *arg,
 				size_t len)
 {
-	char line[1024];
-	int n = snprintf(line, sizeof line,
-			 "%s: option '%s' is ambiguous; possibilities:",
-			 st->prog, arg);
+	static const char head[] = "%s: option '%s' is ambiguous; possibilities:";
+	size_t need = strlen(st->prog) + strlen(arg) + sizeof head + 2;
+	char *line, *p;
 
 	for (const struct opt_long *o = st->longs; o->name; o++)
-		if (!strncmp(o->name, arg + 2, len) && n < (int)sizeof line)
-			n += snprintf(line + n, sizeof line - n, " '--%s'", o->name);
+		if (!strncmp(o->name, arg + 2, len))
+			need += strlen(o->name) + 5;
+	if (!(line = malloc(need))) {
+		opt_say(st, "%s: option '%s' is ambiguous\n", st->prog, arg);
+		return;
+	}
+	p = line + sprintf(line, head, st->prog, arg);
+	for (const struct opt_long *o = st->longs; o->name; o++)
+		if (!strncmp(o->name, arg + 2, len))
+			p += sprintf(p, " '--%s'", o->name);
 	opt_say(st, "%s\n", line);
+	free(line);
 }
 
 static int opt_long(struct opt_state *st)

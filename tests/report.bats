@@ -151,7 +151,7 @@ assert_keys() {
 	assert_keys
 	assert_jq .result failed
 	assert_jq .exit_status 125
-	assert_jq .error "cannot resolve user 'no-such-user-$MARK': no such user (leash reads /etc/passwd only)"
+	assert_jq .error "cannot resolve user 'no-such-user-$MARK': no such user$(nss_hint passwd)"
 	assert_jq .argv null
 	# A usage error after the option.
 	run "$LEASH" --report="$R" -t 1x -- true

@@ -27,6 +27,17 @@ fi
 	assert_output 0
 }
 
+@test "POSIXLY_CORRECT: options stop at USER, as glibc's getopt makes util-linux su do" {
+	run env POSIXLY_CORRECT=1 "$SU" root -c 'echo [$0] [$1]' -s /bin/sh
+	assert_output "[-s] [/bin/sh]"
+	run "$SU" root -c 'echo [$0] [$1]' -s /bin/sh
+	assert_output "[sh] []"
+	if [[ -x /bin/su ]] && /bin/su --version 2>/dev/null | grep -q util-linux; then
+		run env POSIXLY_CORRECT=1 /bin/su root -c 'echo [$0] [$1]' -s /bin/sh
+		assert_output "[-s] [/bin/sh]"
+	fi
+}
+
 @test "su USER -c CMD: the user's uid, gid, groups; options before or after USER" {
 	run su "$U_NAME" -c "$U_PROBE"
 	assert_status 0

@@ -463,6 +463,14 @@ de_DE.UTF-8:0٫1 125"
 timeout: sending signal KILL to command 'probe'" ]
 }
 
+@test "options: the ambiguous-option line is whole, however long the argument" {
+	local long
+	long=$(printf 'x%.0s' $(seq 2000))
+	run timeout "--v=$long" 10 true
+	assert_status 125
+	assert_output "$(usage_error "option '--v=$long' is ambiguous; possibilities: '--verbose' '--version'")"
+}
+
 @test "options: glibc's messages for bad options, 125" {
 	run timeout --v 10 true
 	assert_status 125
