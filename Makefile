@@ -321,10 +321,12 @@ FUZZ_B := build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -g
-FUZZ_CPPFLAGS := -I$(srcdir)/lib -I$(srcdir)/tests/fuzz -D_DEFAULT_SOURCE
+FUZZ_CPPFLAGS := -I$(srcdir)/lib -I$(srcdir)/cmd -I$(srcdir)/tests/fuzz -D_DEFAULT_SOURCE
 FUZZ_CFLAGS := -std=c11 -O1 $(CFLAGS_WARN) \
 	$(if $(filter 1,$(WERROR)),$(CFLAGS_WERROR)) $(FUZZ_SAN)
-FUZZ_LIB_OBJS := $(patsubst $(srcdir)/lib/%.c,$(FUZZ_B)/lib/%.o,$(wildcard $(srcdir)/lib/*.c))
+# cmd/parse*.c too: each personality's parse, apart from running.
+FUZZ_LIB_OBJS := $(patsubst $(srcdir)/lib/%.c,$(FUZZ_B)/lib/%.o,$(wildcard $(srcdir)/lib/*.c)) \
+	$(patsubst $(srcdir)/cmd/%.c,$(FUZZ_B)/cmd/%.o,$(wildcard $(srcdir)/cmd/parse*.c))
 FUZZ_SRCS := $(filter-out %/common.c,$(sort $(wildcard $(srcdir)/tests/fuzz/*.c)))
 FUZZ_ALL := $(patsubst $(srcdir)/tests/fuzz/%.c,%,$(FUZZ_SRCS))
 FUZZ_TARGETS ?= $(FUZZ_ALL)

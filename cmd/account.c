@@ -45,21 +45,13 @@ void account_report_file(const char *path)
 	diag_exit_hook = account_on_die;
 }
 
-void account_report_fd(const char *arg)
+void account_report_fd(int fd)
 {
-	char *end;
-	long fd;
-
-	errno = 0;
-	fd = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || fd < 0 || fd > 1 << 30)
-		diag_die(EXIT_CANCELED, "invalid report descriptor %s",
-			 diag_quote(arg));
 	if (ac.reporting)
 		reportfile_abort(&ac.file);
-	if (reportfile_use_fd(&ac.file, (int)fd) < 0)
+	if (reportfile_use_fd(&ac.file, fd) < 0)
 		diag_die_errno(EXIT_CANCELED, errno, "cannot write report to "
-			       "descriptor %ld", fd);
+			       "descriptor %d", fd);
 	ac.reporting = true;
 	ac.pid = getpid();
 	diag_exit_hook = account_on_die;

@@ -10,10 +10,11 @@
 
 #include "cmd.h"
 
-/* --report=FILE, --report-fd=N: checked now (125 and one line when the
- * destination cannot be written), written at the end. */
+/* --report=FILE, --report-fd=N (N as leash_parse read it): checked now
+ * (125 and one line when the destination cannot be written), written
+ * at the end. */
 void account_report_file(const char *path);
-void account_report_fd(const char *arg);
+void account_report_fd(int fd);
 bool account_wanted(void);
 
 /* The plan the account is about; WHY_NONE says why no cgroup is used

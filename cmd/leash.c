@@ -17,8 +17,7 @@
 #include "env.h"
 #include "nss.h"
 #include "mountinfo.h"
-#include "opt.h"
-#include "signals.h"
+#include "parse.h"
 #include "timer.h"
 
 extern char **environ;
@@ -67,42 +66,6 @@ int main(int argc, char **argv)
 	}
 	return p->main(argc, argv);
 }
-
-enum {
-	OPT_PRESERVE = 256, OPT_FOREGROUND, OPT_PTY, OPT_NO_PTY, OPT_KEEP_CAPS, OPT_NNP, OPT_CGROUP,
-	OPT_WEIGHT, OPT_CGROUP_ROOT, OPT_KILL_LEFTOVERS, OPT_NO_NSS, OPT_REPORT,
-	OPT_REPORT_FD,
-};
-
-static const struct opt_long leash_longs[] = {
-	{ "timeout", OPT_REQUIRED, 't' },
-	{ "signal", OPT_REQUIRED, 's' },
-	{ "kill-after", OPT_REQUIRED, 'k' },
-	{ "preserve-status", OPT_NONE, OPT_PRESERVE },
-	{ "foreground", OPT_NONE, OPT_FOREGROUND },
-	{ "verbose", OPT_NONE, 'v' },
-	{ "pty", OPT_NONE, OPT_PTY },
-	{ "no-pty", OPT_NONE, OPT_NO_PTY },
-	{ "user", OPT_REQUIRED, 'u' },
-	{ "group", OPT_REQUIRED, 'g' },
-	{ "groups", OPT_REQUIRED, 'G' },
-	{ "keep-caps", OPT_REQUIRED, OPT_KEEP_CAPS },
-	{ "no-new-privs", OPT_NONE, OPT_NNP },
-	{ "no-nss", OPT_NONE, OPT_NO_NSS },
-	{ "login", OPT_NONE, 'l' },
-	{ "preserve-env", OPT_NONE, 'p' },
-	{ "whitelist-environment", OPT_REQUIRED, 'w' },
-	{ "chdir", OPT_REQUIRED, 'C' },
-	{ "cgroup", OPT_REQUIRED, OPT_CGROUP },
-	{ "cpu-weight", OPT_REQUIRED, OPT_WEIGHT },
-	{ "cgroup-root", OPT_REQUIRED, OPT_CGROUP_ROOT },
-	{ "kill-leftovers", OPT_NONE, OPT_KILL_LEFTOVERS },
-	{ "report", OPT_REQUIRED, OPT_REPORT },
-	{ "report-fd", OPT_REQUIRED, OPT_REPORT_FD },
-	{ "help", OPT_NONE, 'h' },
-	{ "version", OPT_NONE, 'V' },
-	{ NULL, 0, 0 },
-};
 
 static void leash_usage(void)
 {
@@ -180,95 +143,6 @@ static _Noreturn void leash_try(void)
 	exit(EXIT_CANCELED);
 }
 
-/* What the options said, before names are resolved. */
-struct native_opts {
-	const char *user, *group, *groups, *whitelist;
-	bool login, preserve_env, timed;
-	bool root_asked;        /* --cgroup-root (not LEASH_CGROUP_ROOT) */
-};
-
-static void parse_cgroup_mode(const char *s, struct cgroup_plan *cg)
-{
-	if (!strcmp(s, "auto"))
-		cg->mode = CGROUP_AUTO;
-	else if (!strcmp(s, "require"))
-		cg->mode = CGROUP_REQUIRE;
-	else if (!strcmp(s, "off"))
-		cg->mode = CGROUP_OFF;
-	else if (!strcmp(s, "track"))
-		cg->mode = CGROUP_TRACK;
-	else {
-		diag_warn("invalid cgroup mode %s: use auto, require, track or off",
-			  diag_quote(s));
-		leash_try();
-	}
-}
-
-static unsigned parse_weight(const char *s)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || *s == '+' || v < 1 ||
-	    v > 10000) {
-		diag_warn("invalid cpu weight %s: use 1..10000", diag_quote(s));
-		leash_try();
-	}
-	return (unsigned)v;
-}
-
-static void parse_time(const char *s, struct timespec *d)
-{
-	if (duration_parse(s, d) < 0) {
-		diag_warn("invalid time interval %s", diag_quote(s));
-		leash_try();
-	}
-}
-
-static void native_option(int c, const char *arg, struct plan *p,
-			  struct native_opts *o)
-{
-	switch (c) {
-	case 't': parse_time(arg, &p->duration); o->timed = true; break;
-	case 'k': parse_time(arg, &p->kill_after); break;
-	case 's':
-		if ((p->term_signal = signal_parse(arg)) < 0) {
-			diag_warn("%s: invalid signal", diag_quote(arg));
-			leash_try();
-		}
-		break;
-	case OPT_PRESERVE: p->preserve_status = true; break;
-	case OPT_FOREGROUND: p->foreground = true; break;
-	case OPT_PTY: p->pty_mode = PTY_ALWAYS; break;
-	case OPT_NO_PTY: p->pty_mode = PTY_NEVER; break;
-	case 'v': p->verbose = p->cg.verbose = true; p->cg.note = diag_warn; break;
-	case 'u': o->user = arg; break;
-	case 'g': o->group = arg; break;
-	case 'G': o->groups = arg; break;
-	case OPT_KEEP_CAPS: p->id.keep_caps = arg; break;
-	case OPT_NNP: p->id.no_new_privs = true; break;
-	case OPT_NO_NSS: p->id.no_nss = true; break;
-	case 'l': o->login = true; break;
-	case 'p': o->preserve_env = true; break;
-	case 'w': o->whitelist = arg; break;
-	case 'C': p->chdir = arg; break;
-	case OPT_CGROUP: parse_cgroup_mode(arg, &p->cg); p->cg.asked = true; break;
-	case OPT_WEIGHT: p->cg.weight = parse_weight(arg); p->cg.asked = true; break;
-	case OPT_CGROUP_ROOT:
-		p->cg.root = arg;
-		p->cg.asked = o->root_asked = p->cg_root_asked = true;
-		break;
-	case OPT_KILL_LEFTOVERS: p->cg.kill_leftovers = true; p->cg.asked = true; break;
-	case OPT_REPORT: account_report_file(arg); break;
-	case OPT_REPORT_FD: account_report_fd(arg); break;
-	case 'h': leash_usage(); exit_after_output(EXIT_CANCELED);
-	case 'V': printf("leash %s\n", LEASH_VERSION); exit_after_output(EXIT_CANCELED);
-	default: leash_try();
-	}
-}
-
 /* The files-only hint, unless NSS was asked too. */
 static const char *resolve_error(int err, const char *what,
 				 const struct ident *id)
@@ -289,7 +163,7 @@ static const char *resolve_error(int err, const char *what,
 }
 
 /* -u, then -g and -G, which override what the user's entry gave. */
-static void native_resolve(struct plan *p, const struct native_opts *o)
+static void native_resolve(struct plan *p, const struct leash_opts *o)
 {
 	char self[16];
 	const char *user = o->user;
@@ -310,7 +184,7 @@ static void native_resolve(struct plan *p, const struct native_opts *o)
 }
 
 /* -l without a command runs the target's shell as a login shell. */
-static void native_command(struct plan *p, const struct native_opts *o,
+static void native_command(struct plan *p, const struct leash_opts *o,
 			   char **rest)
 {
 	static char *login_argv[2];
@@ -334,7 +208,7 @@ static void native_command(struct plan *p, const struct native_opts *o,
 	p->file = shell;
 }
 
-static void native_environment(struct plan *p, const struct native_opts *o)
+static void native_environment(struct plan *p, const struct leash_opts *o)
 {
 	enum env_mode mode = o->login ? ENV_LOGIN :
 			     o->preserve_env ? ENV_PRESERVE : ENV_TARGET;
@@ -381,7 +255,7 @@ static void check_cgroup_root(const char *root)
  * or a cgroup option asks for it, and only as root.  An option that
  * cannot be honoured then is a warning (under require cgroup_prepare
  * fails instead); --kill-leftovers is the subreaper's where no leaf is. */
-static void native_cgroup(struct plan *p, const struct native_opts *o)
+static void native_cgroup(struct plan *p, const struct leash_opts *o)
 {
 	const char *why = NULL;
 
@@ -419,27 +293,41 @@ static void hint_duration(char **argv)
 	diag_warn("did you mean %s?", diag_quote(line));
 }
 
+/* The reports first, as they were read before what ended the parse;
+ * then help, version or the usage error, as leash says them. */
+static void leash_parsed(int r, const struct leash_opts *o,
+			 const struct parse_error *e)
+{
+	for (size_t i = 0; i < o->nreports; i++) {
+		if (o->reports[i].fd)
+			account_report_fd(o->reports[i].fdnum);
+		else
+			account_report_file(o->reports[i].arg);
+	}
+	switch (r) {
+	case PARSE_HELP:
+		leash_usage();
+		exit_after_output(EXIT_CANCELED);
+	case PARSE_VERSION:
+		printf("leash %s\n", LEASH_VERSION);
+		exit_after_output(EXIT_CANCELED);
+	case PARSE_ERROR:
+		parse_error_print(e, "leash");
+		account_fail(e->status);
+		exit(e->status);
+	}
+}
+
 int leash_main(int argc, char **argv)
 {
 	/* Static, as in timeout_main: untouched buffers cost no memory. */
 	static struct plan p;   /* zeroed: in .bss, not .data */
-	struct native_opts o = { 0 };
-	struct opt_state st;
-	int c;
+	struct leash_opts o = { 0 };
+	struct parse_error e = { 0 };
 
 	diag_prog = "leash";
-	p.term_signal = SIGTERM;
-	p.cg.mode = CGROUP_AUTO;
-	if (getenv("LEASH_CGROUP_ROOT") && *getenv("LEASH_CGROUP_ROOT"))
-		p.cg.root = getenv("LEASH_CGROUP_ROOT");
-	opt_init(&st, argc, argv, "+t:s:k:vu:g:G:lpw:C:hV", leash_longs, diag_prog);
-	while ((c = opt_next(&st)) != -1) {
-		if (c == '?' && st.opt == 'c')  /* su's habit */
-			diag_warn("-c is su's option: use %s or %s",
-				  diag_quote("leash su -c ..."),
-				  diag_quote("leash -u USER -- sh -c ..."));
-		native_option(c, st.arg, &p, &o);
-	}
+	leash_parsed(leash_parse(argc, argv, getenv("LEASH_CGROUP_ROOT"),
+				 &p, &o, &e), &o, &e);
 	account_plan(&p, NULL);
 	native_resolve(&p, &o);
 	const char *bad;
@@ -453,7 +341,7 @@ int leash_main(int argc, char **argv)
 	if (ident_check_privilege(&p.id) < 0)
 		diag_die(EXIT_CANCELED, "cannot switch to another user: "
 			 "leash does not authenticate; run it as root");
-	native_command(&p, &o, &argv[st.ind]);
+	native_command(&p, &o, o.rest);
 	native_environment(&p, &o);
 	p.new_session = ident_changes_uid(&p.id) && !p.foreground;
 	/* A uid change at a prompt gets a pty: the session is protected
@@ -479,5 +367,6 @@ int leash_main(int argc, char **argv)
 		outcome_die(&p, &out);
 	if (status == EXIT_ENOENT && !o.timed)
 		hint_duration(p.argv);
+	leash_opts_free(&o);
 	return status;
 }

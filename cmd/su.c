@@ -32,34 +32,11 @@
 #include "diag.h"
 #include "env.h"
 #include "nss.h"
-#include "opt.h"
+#include "parse.h"
 
 extern char **environ;
 
 enum { SU_FAIL = 1 };
-
-struct su_opts {
-	const char *user;       /* USER / WHO */
-	const char *command;    /* -c / --session-command */
-	const char *shell;      /* -s */
-	const char *whitelist;  /* -w, comma list (several -w add up) */
-	char *wl_buf;
-	bool login, preserve, fast, same_session;
-	enum pty_mode pty;      /* -P / -T */
-	bool interactive;       /* a shell without a command */
-	gid_t *gids;            /* -g then -G, in order (util-linux keeps both) */
-	size_t ngids;
-	bool have_g, have_G;
-	gid_t g;
-	char **args;            /* ARG... or COMMAND... */
-	bool aosp;
-};
-
-static _Noreturn void su_try(void)
-{
-	fputs("Try 'su --help' for more information.\n", stderr);
-	exit(SU_FAIL);
-}
 
 static void su_usage(void)
 {
@@ -96,14 +73,6 @@ static void su_usage(void)
 	      "\nFor more details see leash(1).\n", stdout);
 }
 
-/* The AOSP rule from the top of this file. */
-static bool su_is_aosp(int argc, char **argv)
-{
-	if (argc < 2 || argv[1][0] == '-')
-		return false;
-	return strchr(argv[1], ',') || (argc > 2 && argv[2][0] != '-');
-}
-
 /* A name that is no one, in the dialect's words; any other error (EMFILE
  * reading /etc/passwd ...) is said as itself, never as "does not exist". */
 static bool lookup_missed(int err)
@@ -121,9 +90,6 @@ static void add_gid(struct su_opts *o, const char *spec, bool primary)
 {
 	gid_t gid, *g;
 
-	if (o->ngids >= IDENT_NGROUPS_MAX)
-		diag_die(SU_FAIL, "specifying more than %d supplemental groups "
-			 "is not possible", IDENT_NGROUPS_MAX - 1);
 	if (ident_lookup_group(spec, &gid) < 0) {
 		if (!lookup_missed(errno))
 			lookup_failed("group", spec);
@@ -143,119 +109,16 @@ static void add_gid(struct su_opts *o, const char *spec, bool primary)
 	}
 }
 
-/* -w adds up; keep one comma list. */
-static void add_whitelist(struct su_opts *o, const char *list)
+/* AOSP WHO, split by su_parse: every item a name or a number. */
+static void su_resolve_who(struct plan *p, const struct su_opts *o)
 {
-	size_t old = o->wl_buf ? strlen(o->wl_buf) : 0;
-	char *b = realloc(o->wl_buf, old + strlen(list) + 2);
+	gid_t *g;
+	size_t i;
 
-	if (!b)
-		diag_die(SU_FAIL, "out of memory");
-	if (old)
-		b[old++] = ',';
-	strcpy(b + old, list);
-	o->wl_buf = b;
-	o->whitelist = b;
-}
-
-enum { OPT_SESSION = 256 };
-
-static const struct opt_long su_longs[] = {
-	{ "command", OPT_REQUIRED, 'c' },
-	{ "session-command", OPT_REQUIRED, OPT_SESSION },
-	{ "fast", OPT_NONE, 'f' },
-	{ "login", OPT_NONE, 'l' },
-	{ "preserve-environment", OPT_NONE, 'p' },
-	{ "pty", OPT_NONE, 'P' },
-	{ "no-pty", OPT_NONE, 'T' },
-	{ "shell", OPT_REQUIRED, 's' },
-	{ "group", OPT_REQUIRED, 'g' },
-	{ "supp-group", OPT_REQUIRED, 'G' },
-	{ "user", OPT_REQUIRED, 'u' },  /* runuser's; su only says "Try" */
-	{ "whitelist-environment", OPT_REQUIRED, 'w' },
-	{ "help", OPT_NONE, 'h' },
-	{ "version", OPT_NONE, 'V' },
-	{ NULL, 0, 0 },
-};
-
-/* util-linux refuses -m or -p together with -w, naming the pair. */
-static void su_exclusive(int c, int *seen_m, int *seen_p)
-{
-	if (c == 'm' || c == 'p' || c == 'w') {
-		if (*seen_m && *seen_m != c && (c == 'm' || c == 'w'))
-			diag_die(SU_FAIL, "mutually exclusive arguments: "
-				 "-m --whitelist-environment");
-		if (*seen_p && *seen_p != c && (c == 'p' || c == 'w'))
-			diag_die(SU_FAIL, "mutually exclusive arguments: "
-				 "--preserve-environment --whitelist-environment");
-		if ((c == 'm' || c == 'w') && !*seen_m)
-			*seen_m = c;
-		if ((c == 'p' || c == 'w') && !*seen_p)
-			*seen_p = c;
-	}
-}
-
-static void su_option(struct su_opts *o, int c, const char *arg)
-{
-	switch (c) {
-	case 'c': o->command = arg; break;
-	case OPT_SESSION: o->command = arg; o->same_session = true; break;
-	case 'f': o->fast = true; break;
-	case 'g': add_gid(o, arg, true); break;
-	case 'G': add_gid(o, arg, false); break;
-	case 'l': o->login = true; break;
-	case 'm': case 'p': o->preserve = true; break;
-	case 'w': add_whitelist(o, arg); break;
-	case 'P': o->pty = PTY_ALWAYS; break;
-	case 'T': o->pty = PTY_NEVER; break;
-	case 's': o->shell = arg; break;
-	case 'h': su_usage(); exit_after_output(1);
-	case 'V': printf("su (leash) %s\n", LEASH_VERSION); exit_after_output(1);
-	default: su_try();      /* '?', and -u which is runuser's */
-	}
-}
-
-static void su_parse_ul(struct su_opts *o, int argc, char **argv)
-{
-	struct opt_state st;
-	int c, seen_m = 0, seen_p = 0;
-
-	opt_init(&st, argc, argv, "c:fg:G:lmpPs:Tu:hVw:", su_longs, argv[0]);
-	while ((c = opt_next(&st)) != -1) {
-		su_exclusive(c, &seen_m, &seen_p);
-		su_option(o, c, st.arg);
-	}
-	if (st.ind < argc && !strcmp(argv[st.ind], "-")) {
-		o->login = true;
-		st.ind++;
-	}
-	if (o->login && o->preserve) {
-		diag_warn("ignoring --preserve-environment, it's mutually "
-			  "exclusive with --login");
-		o->preserve = false;
-	}
-	o->user = st.ind < argc ? argv[st.ind++] : "root";
-	o->args = &argv[st.ind];
-}
-
-/* AOSP WHO: user[,group[,supp...]]; every item a name or a number. */
-static void su_parse_who(struct plan *p, const char *who)
-{
-	char *copy = strdup(who), *save = NULL, *item;
-	gid_t *g = NULL;
-	size_t n = 0, i = 0;
-
-	if (!copy)
-		diag_die(SU_FAIL, "out of memory");
-	for (const char *s = who; *s; s++)
-		n += *s == ',';
-	if (n > IDENT_NGROUPS_MAX + 1 || !(g = malloc((n + 1) * sizeof *g)))
-		diag_die(SU_FAIL, "too many groups in %s", diag_quote(who));
-	/* strtok_r would skip empty items; they are errors here. */
-	for (item = copy; item; item = save, i++) {
-		save = strchr(item, ',');
-		if (save)
-			*save++ = '\0';
+	if (!(g = malloc(o->nwho * sizeof *g)))
+		diag_die(SU_FAIL, "too many groups in %s", diag_quote(o->user));
+	for (i = 0; i < o->nwho; i++) {
+		const char *item = o->who[i];
 		int r = i == 0 ? ident_resolve_user(&p->id, item) :
 			i == 1 ? ident_resolve_group(&p->id, item) :
 				 ident_lookup_group(item, &g[i - 2]);
@@ -265,9 +128,16 @@ static void su_parse_who(struct plan *p, const char *who)
 			diag_die(SU_FAIL, "invalid uid/gid %s", diag_quote(item));
 	}
 	if (i > 2 && ident_set_groups(&p->id, g, i - 2) < 0)
-		diag_die(SU_FAIL, "too many groups in %s", diag_quote(who));
+		diag_die(SU_FAIL, "too many groups in %s", diag_quote(o->user));
 	free(g);
-	free(copy);
+}
+
+/* The -g and -G su_parse kept, looked up in their order, also when the
+ * parse then failed: su read, and looked up, them first. */
+static void su_lookup_groups(struct su_opts *o)
+{
+	for (size_t i = 0; i < o->ngroups; i++)
+		add_gid(o, o->groups[i].name, o->groups[i].primary);
 }
 
 static void su_resolve(struct plan *p, struct su_opts *o)
@@ -439,25 +309,39 @@ static int su_run(struct plan *p)
 	return su_status(&out);
 }
 
+/* Help, version or su's usage error, after the -g/-G given before. */
+static void su_parsed(int r, struct su_opts *o, const struct parse_error *e)
+{
+	su_lookup_groups(o);
+	switch (r) {
+	case PARSE_HELP:
+		su_usage();
+		exit_after_output(1);
+	case PARSE_VERSION:
+		printf("su (leash) %s\n", LEASH_VERSION);
+		exit_after_output(1);
+	case PARSE_ERROR:
+		parse_error_print(e, "su");
+		exit(e->status);
+	}
+	if (o->preserve_ignored)
+		diag_warn("ignoring --preserve-environment, it's mutually "
+			  "exclusive with --login");
+}
+
 int su_main(int argc, char **argv)
 {
 	static struct plan p;   /* zeroed, and large: not on the stack */
 	struct su_opts o = { 0 };
+	struct parse_error e = { 0 };
 	int rc;
 
 	diag_prog = "su";
-	p.term_signal = SIGTERM;
-	p.cg.mode = CGROUP_OFF;
-	p.signal_as_status = true;
-	o.aosp = su_is_aosp(argc, argv);
-	if (o.aosp) {
-		o.user = argv[1];
-		o.args = &argv[2];
-		su_parse_who(&p, o.user);
-	} else {
-		su_parse_ul(&o, argc, argv);
+	su_parsed(su_parse(argc, argv, &p, &o, &e), &o, &e);
+	if (o.aosp)
+		su_resolve_who(&p, &o);
+	else
 		su_resolve(&p, &o);
-	}
 	su_check_caller(&p);
 	if (o.aosp)
 		su_plan_aosp(&p, &o);
@@ -477,7 +361,6 @@ int su_main(int argc, char **argv)
 	env_free(p.envp);
 	free(p.chdir_fallback.warn);
 	ident_free(&p.id);
-	free(o.gids);
-	free(o.wl_buf);
+	su_opts_free(&o);
 	return rc;
 }

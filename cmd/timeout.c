@@ -1,30 +1,11 @@
 /* SPDX-License-Identifier: ISC */
 /* timeout: GNU coreutils timeout (9.11), option for option. */
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cmd.h"
 #include "diag.h"
-#include "duration.h"
-#include "opt.h"
-#include "signals.h"
-
-enum { OPT_HELP = 256, OPT_VERSION };
-
-/* GNU's table order: it decides how ambiguous prefixes are listed. */
-static const struct opt_long timeout_longs[] = {
-	{ "foreground", OPT_NONE, 'f' },
-	{ "kill-after", OPT_REQUIRED, 'k' },
-	{ "preserve-status", OPT_NONE, 'p' },
-	{ "signal", OPT_REQUIRED, 's' },
-	{ "verbose", OPT_NONE, 'v' },
-	{ "help", OPT_NONE, OPT_HELP },
-	{ "version", OPT_NONE, OPT_VERSION },
-	{ NULL, 0, 0 },
-};
+#include "parse.h"
 
 static void timeout_usage(const char *prog)
 {
@@ -72,64 +53,25 @@ static void timeout_usage(const char *prog)
 	      "This is the timeout personality of leash; see leash(1).\n", stdout);
 }
 
-static _Noreturn void try_help(const char *prog)
-{
-	fprintf(stderr, "Try '%s --help' for more information.\n", prog);
-	exit(EXIT_CANCELED);
-}
-
-static void parse_duration_or_die(const char *s, struct timespec *d,
-				  const char *prog)
-{
-	if (duration_parse(s, d) < 0) {
-		diag_warn("invalid time interval %s", diag_quote(s));
-		try_help(prog);
-	}
-}
-
-static void timeout_parse(int argc, char **argv, struct plan *p)
-{
-	struct opt_state st;
-	int c;
-
-	opt_init(&st, argc, argv, "+fk:ps:v", timeout_longs, argv[0]);
-	while ((c = opt_next(&st)) != -1) {
-		switch (c) {
-		case 'f': p->foreground = true; break;
-		case 'k': parse_duration_or_die(st.arg, &p->kill_after, argv[0]); break;
-		case 'p': p->preserve_status = true; break;
-		case 's':
-			if ((p->term_signal = signal_parse(st.arg)) < 0) {
-				diag_warn("%s: invalid signal", diag_quote(st.arg));
-				try_help(argv[0]);
-			}
-			break;
-		case 'v': p->verbose = true; break;
-		case OPT_HELP: timeout_usage(argv[0]); exit_after_output(EXIT_CANCELED);
-		case OPT_VERSION: printf("timeout (leash) %s\n", LEASH_VERSION); exit_after_output(EXIT_CANCELED);
-		default: try_help(argv[0]);
-		}
-	}
-	if (argc - st.ind < 2)
-		try_help(argv[0]);
-	parse_duration_or_die(argv[st.ind], &p->duration, argv[0]);
-	p->argv = &argv[st.ind + 1];
-	p->file = p->argv[0];
-}
-
 int timeout_main(int argc, char **argv)
 {
 	/* Static: the plan holds path buffers that a stack copy would touch
 	 * page by page, which shows in leash's RSS while it waits. */
 	static struct plan p;   /* zeroed: in .bss, not .data */
 
+	struct parse_error e = { 0 };
+
 	diag_prog = "timeout";
-	p.term_signal = SIGTERM;
-	p.cg.mode = CGROUP_OFF;
-	timeout_parse(argc, argv, &p);
-	p.lead_group = !p.foreground;
-	/* GNU 9.11: the command gets the -s signal when timeout dies, so it
-	 * can clean up. */
-	p.pdeath_signal = p.term_signal;
+	switch (timeout_parse(argc, argv, &p, &e)) {
+	case PARSE_HELP:
+		timeout_usage(argv[0]);
+		exit_after_output(EXIT_CANCELED);
+	case PARSE_VERSION:
+		printf("timeout (leash) %s\n", LEASH_VERSION);
+		exit_after_output(EXIT_CANCELED);
+	case PARSE_ERROR:
+		parse_error_print(&e, argv[0]);
+		exit(e.status);
+	}
 	return run_to_status(&p);
 }

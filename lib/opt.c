@@ -4,6 +4,7 @@
  * must print what the GNU and util-linux tools print. */
 #include "opt.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,27 @@ void opt_init(struct opt_state *st, int argc, char **argv, const char *shorts,
 	st->prog = prog;
 	st->ind = 1;
 	st->first_operand = st->last_operand = 1;
+}
+
+/* The message for a '?', kept for the caller to print: glibc's words,
+ * one line with its newline.  Without memory there is none (NULL). */
+static void opt_say(struct opt_state *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void opt_say(struct opt_state *st, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	free(st->msg);
+	st->msg = NULL;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !(st->msg = malloc((size_t)n + 1)))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(st->msg, (size_t)n + 1, fmt, ap);
+	va_end(ap);
 }
 
 static int is_option(const char *a)
@@ -109,14 +131,14 @@ static void opt_print_ambiguous(struct opt_state *st, const char *arg,
 		if (!strncmp(o->name, arg + 2, len))
 			need += strlen(o->name) + 5;
 	if (!(line = malloc(need))) {
-		fprintf(stderr, "%s: option '%s' is ambiguous\n", st->prog, arg);
+		opt_say(st, "%s: option '%s' is ambiguous\n", st->prog, arg);
 		return;
 	}
 	p = line + sprintf(line, head, st->prog, arg);
 	for (const struct opt_long *o = st->longs; o->name; o++)
 		if (!strncmp(o->name, arg + 2, len))
 			p += sprintf(p, " '--%s'", o->name);
-	fprintf(stderr, "%s\n", line);
+	opt_say(st, "%s\n", line);
 	free(line);
 }
 
@@ -134,11 +156,11 @@ static int opt_long(struct opt_state *st)
 		return '?';
 	}
 	if (!o) {
-		fprintf(stderr, "%s: unrecognized option '%s'\n", st->prog, arg);
+		opt_say(st, "%s: unrecognized option '%s'\n", st->prog, arg);
 		return '?';
 	}
 	if (eq && o->arg == OPT_NONE) {
-		fprintf(stderr, "%s: option '--%s' doesn't allow an argument\n",
+		opt_say(st, "%s: option '--%s' doesn't allow an argument\n",
 			st->prog, o->name);
 		return '?';
 	}
@@ -146,7 +168,7 @@ static int opt_long(struct opt_state *st)
 		st->arg = eq + 1;
 	else if (o->arg == OPT_REQUIRED) {
 		if (st->ind >= st->argc) {
-			fprintf(stderr, "%s: option '--%s' requires an argument\n",
+			opt_say(st, "%s: option '--%s' requires an argument\n",
 				st->prog, o->name);
 			return '?';
 		}
@@ -170,13 +192,13 @@ static int opt_short(struct opt_state *st)
 		else if (spec[2] != ':' && st->ind + 1 < st->argc)
 			st->arg = st->argv[++st->ind];
 		else if (spec[2] != ':') {
-			fprintf(stderr, "%s: option requires an argument -- '%c'\n",
+			opt_say(st, "%s: option requires an argument -- '%c'\n",
 				st->prog, c);
 			c = '?';
 		}
 		last = 1;
 	} else if (!spec || c == '+') {
-		fprintf(stderr, "%s: invalid option -- '%c'\n", st->prog, c);
+		opt_say(st, "%s: invalid option -- '%c'\n", st->prog, c);
 		c = '?';
 	}
 	if (last) {
@@ -197,4 +219,10 @@ int opt_next(struct opt_state *st)
 		st->next_char = 1;
 	}
 	return opt_short(st);
+}
+
+void opt_fini(struct opt_state *st)
+{
+	free(st->msg);
+	st->msg = NULL;
 }

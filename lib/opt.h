@@ -25,6 +25,8 @@ struct opt_state {
 	int ind;                /* next argv index; operands start here at the end */
 	char *arg;
 	int opt;                /* the offending option character on '?' */
+	char *msg;              /* on '?': glibc's message line (malloc'd,
+				 * the caller's to free), NULL without memory */
 	/* Internal. */
 	int next_char;          /* position inside a cluster like -vk5 */
 	int first_operand, last_operand;  /* permutation window */
@@ -33,8 +35,12 @@ struct opt_state {
 void opt_init(struct opt_state *st, int argc, char **argv, const char *shorts,
 	      const struct opt_long *longs, const char *prog);
 
-/* Next option: its value, '?' after printing glibc's message, or -1 at
- * the end (then argv[st->ind..] are the operands, permuted to the end). */
+/* Next option: its value, '?' with glibc's message in st->msg (nothing
+ * is printed), or -1 at the end (then argv[st->ind..] are the operands,
+ * permuted to the end).  Free st->msg when done (opt_fini). */
 int opt_next(struct opt_state *st);
+
+/* Free what the state holds (the last message). */
+void opt_fini(struct opt_state *st);
 
 #endif

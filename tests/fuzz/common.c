@@ -76,6 +76,29 @@ void fuzz_argv_free(char **argv)
 	free(argv);
 }
 
+char **fuzz_argv_dup(char **argv, int n)
+{
+	char **v = malloc(((size_t)n + 1) * sizeof *v);
+
+	if (!v)
+		abort();
+	memcpy(v, argv, ((size_t)n + 1) * sizeof *v);
+	return v;
+}
+
+int fuzz_inside(char **v, int n, const char *p)
+{
+	for (int i = 0; i < n; i++)
+		if (p >= v[i] && p <= v[i] + strlen(v[i]))
+			return 1;
+	return 0;
+}
+
+int fuzz_index(char **v, int n, char **p)
+{
+	return p >= v && p <= v + n ? (int)(p - v) : -1;
+}
+
 size_t fuzz_take(const uint8_t **data, size_t *size, const uint8_t **field)
 {
 	size_t len;
@@ -204,12 +227,4 @@ void fuzz_put(int fd, const uint8_t *data, size_t size)
 	if (ftruncate(fd, 0) < 0 ||
 	    (size && pwrite(fd, data, size, 0) != (ssize_t)size))
 		die("writing the input file");
-}
-
-void fuzz_quiet_stderr(void)
-{
-	FILE *null = fopen("/dev/null", "w");
-
-	if (null)
-		stderr = null;
 }

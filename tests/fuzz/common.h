@@ -30,6 +30,16 @@ char **fuzz_argv(const char *argv0, const uint8_t *data, size_t size,
 		 int *argc);
 void fuzz_argv_free(char **argv);
 
+/* A copy of the N+1 pointers of ARGV (the NULL too): what a parse
+ * that permutes ARGV started from (free it). */
+char **fuzz_argv_dup(char **argv, int n);
+
+/* Does P point into one of the N strings of V (their NULs included)? */
+int fuzz_inside(char **v, int n, const char *p);
+
+/* The index of P in V[0..N], or -1: where a parse left its operands. */
+int fuzz_index(char **v, int n, char **p);
+
 /* The next LEN-prefixed field of *DATA (LEN one byte), or the rest. */
 size_t fuzz_take(const uint8_t **data, size_t *size, const uint8_t **field);
 
@@ -51,9 +61,5 @@ void fuzz_put(int fd, const uint8_t *data, size_t size);
 /* A private tmpfs as a directory path ("/proc/self/fd/N"): detached
  * from every tree, so nothing is left behind even after a crash. */
 const char *fuzz_tmpdir(void);
-
-/* Silence stdio's stderr (the lib's option messages); libFuzzer and the
- * sanitizers keep writing to fd 2. */
-void fuzz_quiet_stderr(void);
 
 #endif
