@@ -849,9 +849,13 @@ int cgroup_birth_fd(const struct cgroup_plan *cg)
 
 int cgroup_birth_lost(struct cgroup_plan *cg)
 {
+	const char *old = strrchr(cg->leaf, '/');
 	int rc;
 
 	cg_close_fd(&cg->leaf_fd);
+	/* Gone, as clone3 said; should it not be, it is ours and empty. */
+	if (old && cg->uid_fd >= 0)
+		unlinkat(cg->uid_fd, old + 1, AT_REMOVEDIR);
 	rc = cg_make_leaf(cg);
 	if (rc == CG_AGAIN) {
 		/* The uid group went too: remake the chain, open it again. */

@@ -94,3 +94,18 @@ nosys_leash() {
 @test "without clone3 (E2BIG: 5.3 to 5.6, no cgroup field) the child joins its leaf" {
 	nosys_leash E2BIG
 }
+
+@test "a leaf lost at birth that cannot be made again fails the launch (125), never runs outside it" {
+	need_root
+	command -v strace >/dev/null || skip "needs strace"
+	strace -qq -o /dev/null -e inject=getpid:retval=1:when=1000 true 2>/dev/null ||
+		skip "strace cannot inject faults here"
+	# clone3 says the leaf is gone, then every mkdir of a new one fails.
+	run strace -f -qq -o /dev/null -e inject=clone3:error=ENOENT:when=1 \
+		-e inject=mkdirat:error=ENOENT:when=2+ \
+		"$LEASH" -u nobody -t 10 -- cat /proc/self/cgroup
+	echo "$output" >&2
+	assert_status 125
+	[[ $output == *"cannot join cgroup"* ]]
+	[[ $output != *"0::/"$'\n'* && $output != *"0::/" ]]
+}
