@@ -228,3 +228,14 @@ void fuzz_put(int fd, const uint8_t *data, size_t size)
 	    (size && pwrite(fd, data, size, 0) != (ssize_t)size))
 		die("writing the input file");
 }
+
+void fuzz_check_permutation(char **before, char **after, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int k = 0, m = 0;
+
+		for (int j = 0; j < n; j++)
+			k += before[j] == before[i], m += after[j] == before[i];
+		FUZZ_ASSERT(k == m);
+	}
+}

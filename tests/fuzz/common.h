@@ -34,6 +34,9 @@ void fuzz_argv_free(char **argv);
  * that permutes ARGV started from (free it). */
 char **fuzz_argv_dup(char **argv, int n);
 
+/* AFTER (a parse's argv) holds BEFORE's N strings, reordered. */
+void fuzz_check_permutation(char **before, char **after, int n);
+
 /* Does P point into one of the N strings of V (their NULs included)? */
 int fuzz_inside(char **v, int n, const char *p);
 

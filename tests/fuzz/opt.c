@@ -49,18 +49,6 @@ static bool valid_value(const struct table *t, int val)
 	       strchr(t->shorts, val);
 }
 
-/* The argv after parsing holds the same strings, reordered. */
-static void check_permutation(char **before, char **after, int n)
-{
-	for (int i = 0; i < n; i++) {
-		int k = 0, m = 0;
-
-		for (int j = 0; j < n; j++)
-			k += before[j] == before[i], m += after[j] == before[i];
-		FUZZ_ASSERT(k == m);
-	}
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct table *t = &tables[size ? data[0] % NTABLES : 0];
@@ -84,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(st.ind >= 1 && st.ind <= argc);
 	opt_fini(&st);
 	FUZZ_ASSERT(argv[0] == orig[0] && argv[argc] == NULL);
-	check_permutation(orig, argv, argc);
+	fuzz_check_permutation(orig, argv, argc);
 	/* Stop-at-first-operand tables never reorder. */
 	if (t->shorts[0] == '+')
 		FUZZ_ASSERT(!memcmp(orig, argv, (size_t)argc * sizeof *orig));

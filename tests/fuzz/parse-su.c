@@ -19,19 +19,6 @@ static bool same_str(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-/* The argv after parsing holds the same strings, reordered. */
-static void check_permutation(char **before, char **after, int n)
-{
-	for (int i = 0; i < n; i++) {
-		int k = 0, m = 0;
-
-		for (int j = 0; j < n; j++)
-			k += before[j] == before[i], m += after[j] == before[i];
-		FUZZ_ASSERT(k == m);
-	}
-	FUZZ_ASSERT(after[0] == before[0] && !after[n]);
-}
-
 /* An error says something, in su's voice, and nothing else is. */
 static void check_error(int r, const struct parse_error *e)
 {
@@ -125,7 +112,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r = su_parse(argc, argv, &p, &o, &e);
 	FUZZ_ASSERT(r >= PARSE_RUN && r <= PARSE_ERROR);
 	FUZZ_ASSERT(p.signal_as_status && p.cg.mode == CGROUP_OFF && !p.id.have_uid);
-	check_permutation(orig, argv, argc);
+	fuzz_check_permutation(orig, argv, argc);
+	FUZZ_ASSERT(argv[0] == orig[0] && !argv[argc]);
 	check_error(r, &e);
 	if (r == PARSE_RUN)
 		check_run(&o, orig, argv, argc);
