@@ -609,6 +609,9 @@ ESCAPE='setsid sh -c "probe -m \"$1\" -o \"$2\" -s 30 -q >/dev/null 2>&1 & exit 
 		"	run \"\$LEASH\" -t 1 -- sh -c 'setsid probe -m \"\$1\" -s 30 -q & probe -s 30 -q' sh \"\$MARK\"" \
 		'	[ "$status" -eq 124 ]' '}' >"$OPEN/t.bats"
 	chmod 644 "$OPEN/t.bats"
+	# bats cds back to where it was started: a place nobody may enter
+	# (the tree may sit under a 0700 /root).
+	cd "$OPEN"
 	local t0 st=0
 	t0=$(now_us)
 	BOUND=25 run as_caller nobody env HOME="$OPEN" TMPDIR="$OPEN" \
