@@ -8,6 +8,7 @@
 
 #include "common.h"
 #include "parse.h"
+#include "parse-check.h"
 
 static const char env_root[] = "/env/cgroup/root";
 
@@ -22,24 +23,12 @@ static bool normal(const struct timespec *t)
 	return t->tv_sec >= 0 && t->tv_nsec >= 0 && t->tv_nsec < 1000000000;
 }
 
-static bool same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
 /* An error says something, in leash's voice, and nothing else is. */
 static void check_error(int r, const struct parse_error *e)
 {
-	if (r != PARSE_ERROR) {
-		FUZZ_ASSERT(!e->getopt && !e->diag[0] && !e->diag[1] && !e->try_help);
+	if (!parse_check_error(r, e, "leash", 125))
 		return;
-	}
-	FUZZ_ASSERT(parse_error_said(e) && e->status == 125);
 	FUZZ_ASSERT(e->getopt || e->diag[0]);
-	if (e->getopt) {
-		size_t n = strlen(e->getopt);
-		FUZZ_ASSERT(!strncmp(e->getopt, "leash: ", 7) && e->getopt[n - 1] == '\n');
-	}
 	/* Only the report descriptor (and no memory) skip the "Try". */
 	if (!e->try_help)
 		FUZZ_ASSERT(!e->getopt && e->diag[0] &&
@@ -114,8 +103,7 @@ static void check_again(int r, const struct plan *p, const struct leash_opts *o,
 	FUZZ_ASSERT(u.user == o->user && u.group == o->group &&
 		    u.groups == o->groups && u.login == o->login &&
 		    u.nreports == o->nreports && (r != PARSE_RUN || u.rest - v == o->rest - argv));
-	FUZZ_ASSERT(same_str(e->getopt, f.getopt) && same_str(e->diag[0], f.diag[0]) &&
-		    same_str(e->diag[1], f.diag[1]) && e->try_help == f.try_help);
+	parse_check_same_error(e, &f);
 	parse_error_free(&f);
 	leash_opts_free(&u);
 	free(v);

@@ -7,6 +7,7 @@
 
 #include "common.h"
 #include "parse.h"
+#include "parse-check.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -14,23 +15,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static bool same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
 /* An error says something, in su's voice, and nothing else is. */
 static void check_error(int r, const struct parse_error *e)
 {
-	if (r != PARSE_ERROR) {
-		FUZZ_ASSERT(!e->getopt && !e->diag[0] && !e->diag[1] && !e->try_help);
+	if (!parse_check_error(r, e, "su", 1))
 		return;
-	}
-	FUZZ_ASSERT(parse_error_said(e) && e->status == 1 && !e->diag[1]);
-	if (e->getopt) {
-		size_t n = strlen(e->getopt);
-		FUZZ_ASSERT(!strncmp(e->getopt, "su: ", 4) && e->getopt[n - 1] == '\n');
-	}
+	FUZZ_ASSERT(!e->diag[1]);
 	/* glibc's line and "Try" come together (-u alone has no line);
 	 * su's own errors are one line and no "Try". */
 	FUZZ_ASSERT(e->try_help ? !e->diag[0] : e->diag[0] && !e->getopt);
@@ -92,8 +82,7 @@ static void check_again(int r, const struct su_opts *o,
 		    same_str(u.whitelist, o->whitelist) && u.login == o->login &&
 		    u.preserve == o->preserve && u.ngroups == o->ngroups &&
 		    u.nwho == o->nwho && u.pty == o->pty);
-	FUZZ_ASSERT(same_str(e->getopt, f.getopt) && same_str(e->diag[0], f.diag[0]) &&
-		    e->try_help == f.try_help);
+	parse_check_same_error(e, &f);
 	parse_error_free(&f);
 	su_opts_free(&u);
 	free(v);

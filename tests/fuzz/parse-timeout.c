@@ -8,6 +8,7 @@
 #include "common.h"
 #include "duration.h"
 #include "parse.h"
+#include "parse-check.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -28,17 +29,9 @@ static bool same_time(const struct timespec *a, const struct timespec *b)
 /* An error says something, in timeout's voice, and nothing else is. */
 static void check_error(int r, const struct parse_error *e, const char *prog)
 {
-	if (r != PARSE_ERROR) {
-		FUZZ_ASSERT(!e->getopt && !e->diag[0] && !e->diag[1] && !e->try_help);
+	if (!parse_check_error(r, e, prog, 125))
 		return;
-	}
-	FUZZ_ASSERT(parse_error_said(e) && e->try_help && e->status == 125);
-	if (e->getopt) {
-		size_t n = strlen(e->getopt), k = strlen(prog);
-		FUZZ_ASSERT(n > k + 2 && !strncmp(e->getopt, prog, k) &&
-			    e->getopt[k] == ':' && e->getopt[n - 1] == '\n');
-	}
-	FUZZ_ASSERT(!e->diag[1]);
+	FUZZ_ASSERT(e->try_help && !e->diag[1]);
 }
 
 static void check_run(const struct plan *p, char **argv, int argc)
@@ -73,8 +66,7 @@ static void check_again(int r, const struct plan *p,
 		    same_time(&q.kill_after, &p->kill_after) &&
 		    q.term_signal == p->term_signal && q.foreground == p->foreground &&
 		    q.verbose == p->verbose && q.preserve_status == p->preserve_status);
-	FUZZ_ASSERT(!e->getopt == !f.getopt && (!e->getopt || !strcmp(e->getopt, f.getopt)));
-	FUZZ_ASSERT(!e->diag[0] == !f.diag[0] && (!e->diag[0] || !strcmp(e->diag[0], f.diag[0])));
+	parse_check_same_error(e, &f);
 	parse_error_free(&f);
 	free(v);
 }
