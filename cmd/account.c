@@ -12,7 +12,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clock.h"
 #include "diag.h"
 #include "report.h"
 #include "reportfile.h"
@@ -195,15 +194,7 @@ static void where(struct report *r)
 
 static void wall(struct report *r)
 {
-	struct timespec now;
-
-	clock_now(TIMER_CLOCK, &now);
-	r->wall.tv_sec = now.tv_sec - cmd_started.tv_sec;
-	r->wall.tv_nsec = now.tv_nsec - cmd_started.tv_nsec;
-	if (r->wall.tv_nsec < 0) {
-		r->wall.tv_sec--;
-		r->wall.tv_nsec += 1000000000L;
-	}
+	r->wall = timespec_since(&cmd_started);
 }
 
 /* "TERM to 3 processes, KILL to 1 process" from the tally. */

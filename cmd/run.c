@@ -98,12 +98,6 @@ static void cgroup_say_dropped(const struct plan *plan)
 			  why);
 }
 
-static void count_pid(pid_t pid, void *arg)
-{
-	(void)pid;
-	(void)arg;
-}
-
 /* For the report: CPU of the whole tree (the leaf's cpu.stat, else what
  * the reaped children used), and the leftovers a leaf still holds. */
 static void account_tree(const struct plan *plan, struct outcome *out)
@@ -118,7 +112,7 @@ static void account_tree(const struct plan *plan, struct outcome *out)
 		long sy = cgfs_key(cg->leaf_fd, "cpu.stat", "system_usec");
 		if (cg->kill_leftovers &&
 		    cgfs_key(cg->leaf_fd, "cgroup.events", "populated") == 1) {
-			int n = cgfs_each_pid(cg->leaf_fd, count_pid, NULL);
+			int n = cgfs_each_pid(cg->leaf_fd, NULL, NULL);
 			out->tally.leftovers = n > 0 ? (unsigned)n : 0;
 		}
 		if (u >= 0 && sy >= 0) {

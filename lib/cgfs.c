@@ -170,7 +170,8 @@ static void cgfs_parse_pids(char *buf, size_t *keep,
 
 	while ((nl = strchr(p, '\n'))) {
 		*nl = '\0';
-		fn((pid_t)strtol(p, NULL, 10), arg);
+		if (fn)
+			fn((pid_t)strtol(p, NULL, 10), arg);
 		(*count)++;
 		p = nl + 1;
 	}

@@ -38,7 +38,8 @@ long cgfs_key(int at, const char *file, const char *key);
  * 0 when it does, -1 with ETIMEDOUT (or the open error). */
 int cgfs_wait_event(int dir, const char *key, long want, int ms);
 
-/* Call FN for every pid in DIR/cgroup.procs; the number of pids or -1. */
+/* Call FN (NULL: none, only count) for every pid in DIR/cgroup.procs;
+ * the number of pids or -1. */
 int cgfs_each_pid(int dir, void (*fn)(pid_t, void *), void *arg);
 
 /* rmdir AT/NAME, retrying EBUSY for at most MS ms; ENOENT counts as done. */

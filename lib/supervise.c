@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "cgfs.h"
-#include "clock.h"
 #include "diag.h"
 #include "reaper.h"
 #include "relay.h"
@@ -141,20 +140,13 @@ static void tally_sent(struct watch *w, int sig, enum tally_why why,
 		       unsigned procs)
 {
 	struct tally *t = w->tally;
-	struct timespec now;
 
 	if (t->nsent == TALLY_MAX_SENT) {
 		t->sent_dropped++;
 		return;
 	}
-	clock_now(TIMER_CLOCK, &now);
-	now.tv_sec -= w->plan->started.tv_sec;
-	now.tv_nsec -= w->plan->started.tv_nsec;
-	if (now.tv_nsec < 0) {
-		now.tv_sec--;
-		now.tv_nsec += 1000000000L;
-	}
-	t->sent[t->nsent++] = (struct tally_sent){ sig, why, now, procs };
+	t->sent[t->nsent++] = (struct tally_sent){
+		sig, why, timespec_since(&w->plan->started), procs };
 }
 
 static void say_sending(const struct watch *w, int sig)
@@ -187,20 +179,10 @@ static void to_group(struct watch *w, pid_t to, int sig)
 	kill(to, sig);
 }
 
-/* Send SIG as GNU timeout does: the pid (it may lead a group of its
- * own), the group, then CONT so a stopped command sees it; then the
- * cgroup leaf, which also reaches descendants that left the group.  Only
- * called while the child is unreaped, so w->pid is still ours. */
-static void count_pid(pid_t pid, void *arg)
-{
-	(void)pid;
-	(void)arg;
-}
-
 /* How many processes the leaf holds, the command included. */
 static unsigned cgroup_count(const struct watch *w)
 {
-	int n = cgfs_each_pid(w->plan->cg.leaf_fd, count_pid, NULL);
+	int n = cgfs_each_pid(w->plan->cg.leaf_fd, NULL, NULL);
 
 	return n > 1 ? (unsigned)n : 1;
 }
@@ -232,6 +214,11 @@ static unsigned deliver_tree(struct watch *w, int sig, pid_t to)
 	return 1 + found;
 }
 
+/* Send SIG as GNU timeout does: the pid (it may lead a group of its
+ * own), the group, then CONT so a stopped command sees it; then the
+ * cgroup leaf or, without one, every descendant, which also reaches
+ * those that left the group.  Only called while the child is unreaped,
+ * so w->pid is still ours. */
 static void deliver(struct watch *w, int sig, enum tally_why why)
 {
 	const struct plan *p = w->plan;

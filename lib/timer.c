@@ -43,6 +43,14 @@ static struct timespec timespec_left(const struct timespec *a,
 	return d;
 }
 
+struct timespec timespec_since(const struct timespec *origin)
+{
+	struct timespec now;
+
+	clock_now(TIMER_CLOCK, &now);
+	return timespec_left(&now, origin);
+}
+
 int timer_open(struct timer *t)
 {
 	t->armed = false;

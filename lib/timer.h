@@ -41,4 +41,7 @@ void timer_close(struct timer *t);
 /* T + D, saturating: a clamped "forever" duration must not wrap. */
 void timespec_add(struct timespec *t, const struct timespec *d);
 
+/* The time since ORIGIN (TIMER_CLOCK), or zero if ORIGIN is later. */
+struct timespec timespec_since(const struct timespec *origin);
+
 #endif
