@@ -306,6 +306,15 @@ deadline_after_stop() {
 	echo "status $ST, $((AFTER_CONT_US / 1000)) ms after SIGCONT" >&2
 }
 
+# free_id N: the first id from N up that is neither a uid nor a gid.
+free_id() {
+	local i=$1
+	while getent passwd "$i" >/dev/null || getent group "$i" >/dev/null; do
+		i=$((i + 1))
+	done
+	printf '%s\n' "$i"
+}
+
 # Microseconds since the epoch (bash 5 EPOCHREALTIME).
 now_us() {
 	local t=$EPOCHREALTIME

@@ -12,15 +12,6 @@ bats_require_minimum_version 1.5.0
 
 load helpers
 
-# Ids no file here knows, picked at run time.
-_free_id() {
-	local i=$1
-	while getent passwd "$i" >/dev/null || getent group "$i" >/dev/null; do
-		i=$((i + 1))
-	done
-	printf '%s\n' "$i"
-}
-
 setup_file() {
 	export NSS_DIR NSS_USER=leash_nss_u$$ NSS_GROUP=leash_nss_g$$
 	export NSS_UID NSS_GID NSS_G1 NSS_G2 NSS_GRP_GID
@@ -28,11 +19,11 @@ setup_file() {
 	chmod 755 "$NSS_DIR"
 	cp "$PROBE" "$NSS_DIR/probe"
 	local base=$((47000 + ($$ % 2000) * 8))
-	NSS_UID=$(_free_id "$base")
-	NSS_GID=$(_free_id $((NSS_UID + 1)))
-	NSS_G1=$(_free_id $((NSS_GID + 1)))
-	NSS_G2=$(_free_id $((NSS_G1 + 1)))
-	NSS_GRP_GID=$(_free_id $((NSS_G2 + 1)))
+	NSS_UID=$(free_id "$base")
+	NSS_GID=$(free_id $((NSS_UID + 1)))
+	NSS_G1=$(free_id $((NSS_GID + 1)))
+	NSS_G2=$(free_id $((NSS_G1 + 1)))
+	NSS_GRP_GID=$(free_id $((NSS_G2 + 1)))
 	# The stand-in: logs "DB KEY", then runs the answer script the test
 	# wrote for DB and KEY, or says "no such key" (2) as getent does.
 	cat >"$NSS_DIR/getent" <<-EOF
@@ -330,7 +321,7 @@ need_ns() {
 	need_ns
 	answer_user
 	local free
-	free=$(_free_id 48500)
+	free=$(free_id 48500)
 	run with_stub "$LEASH" -u nobody -g nogroup -G root,nogroup -- "$PROBE" -k uid
 	assert_status 0
 	assert_output "$(id -u nobody)"

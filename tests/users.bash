@@ -8,14 +8,6 @@
 #   U_PROBE a copy of the probe every user may run (in U_HOME)
 # users_teardown (in teardown_file) removes them, also after failures.
 
-_users_free_id() {
-	local i=$1
-	while getent passwd "$i" >/dev/null || getent group "$i" >/dev/null; do
-		i=$((i + 1))
-	done
-	printf '%s\n' "$i"
-}
-
 # useradd/groupadd lock /etc/passwd; other suites may hold it a moment.
 _users_retry() {
 	local i
@@ -31,17 +23,17 @@ users_setup() {
 	local base=$((42000 + ($$ % 5000) * 4))
 	export U_NAME=leash_u$$ G_PRIM=leash_gp$$ G_SUPP=leash_gs$$ G_OTHER=leash_go$$
 	export G_PRIM_GID G_SUPP_GID G_OTHER_GID U_UID U_BARE U_HOME U_PROBE
-	G_PRIM_GID=$(_users_free_id "$base")
+	G_PRIM_GID=$(free_id "$base")
 	_users_retry groupadd -g "$G_PRIM_GID" "$G_PRIM"
-	G_SUPP_GID=$(_users_free_id "$((G_PRIM_GID + 1))")
+	G_SUPP_GID=$(free_id "$((G_PRIM_GID + 1))")
 	_users_retry groupadd -g "$G_SUPP_GID" "$G_SUPP"
-	G_OTHER_GID=$(_users_free_id "$((G_SUPP_GID + 1))")
+	G_OTHER_GID=$(free_id "$((G_SUPP_GID + 1))")
 	_users_retry groupadd -g "$G_OTHER_GID" "$G_OTHER"
-	U_UID=$(_users_free_id "$((G_OTHER_GID + 1))")
+	U_UID=$(free_id "$((G_OTHER_GID + 1))")
 	U_HOME=$(mktemp -d /tmp/leash_home.XXXXXX)
 	_users_retry useradd -M -N -u "$U_UID" -g "$G_PRIM" -G "$G_SUPP" \
 		-d "$U_HOME" -s /bin/sh "$U_NAME"
-	U_BARE=$(_users_free_id "$((U_UID + 1))")
+	U_BARE=$(free_id "$((U_UID + 1))")
 	U_PROBE=$U_HOME/probe
 	cp "$PROBE" "$U_PROBE"
 	chmod 755 "$U_HOME" "$U_PROBE"
