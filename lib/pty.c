@@ -133,7 +133,7 @@ static bool in_foreground(const struct pty *p)
 
 void pty_raw(struct pty *p)
 {
-	struct termios t = p->saved;
+	struct termios t;
 
 	if (p->raw || !in_foreground(p))
 		return;
