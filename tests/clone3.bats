@@ -100,10 +100,13 @@ nosys_leash() {
 	command -v strace >/dev/null || skip "needs strace"
 	strace -qq -o /dev/null -e inject=getpid:retval=1:when=1000 true 2>/dev/null ||
 		skip "strace cannot inject faults here"
-	# clone3 says the leaf is gone, then every mkdir of a new one fails.
+	# A first run makes the uid groups (setup removed them), so the
+	# leaf's mkdirat is leash's first: clone3 says the leaf is gone,
+	# then every mkdir of a new one fails.
+	"$LEASH" -u "$UA" -t 10 -- true
 	run strace -f -qq -o /dev/null -e inject=clone3:error=ENOENT:when=1 \
 		-e inject=mkdirat:error=ENOENT:when=2+ \
-		"$LEASH" -u nobody -t 10 -- cat /proc/self/cgroup
+		"$LEASH" -u "$UA" -t 10 -- cat /proc/self/cgroup
 	echo "$output" >&2
 	assert_status 125
 	[[ $output == *"cannot join cgroup"* ]]
