@@ -9,13 +9,46 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
+
+/* <linux/fs.h>, kernel ABI: swap the two names. */
+#define RENAME_EXCHANGE_FLAG (1 << 1)
+
+/* PATH.XXXXXX, made with the mode a shell's > gives (0666 less the
+ * umask; a default ACL applies), so no fchmod follows as after mkstemp's
+ * 0600; openat, since musl's open adds an fcntl.  The six letters come from the clock and the pid; EEXIST tries
+ * other letters. */
+static int make_temp(char *tmp, size_t n)
+{
+	static const char abc[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	struct timespec ts;
+	unsigned long long r;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	r = (unsigned long long)ts.tv_nsec * 2654435761u ^
+	    (unsigned long long)getpid() << 32 ^ (unsigned long long)ts.tv_sec;
+	for (int tries = 0; tries < 100; tries++) {
+		int fd;
+
+		for (int i = 0; i < 6; i++, r /= 62)
+			tmp[n + 1 + i] = abc[r % 62];
+		fd = openat(AT_FDCWD, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			    0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+		r ^= r >> 29;
+	}
+	return -1;
+}
 
 int reportfile_open(struct reportfile *f, const char *path)
 {
 	struct stat st;
 	size_t n = strlen(path);
-	mode_t mask;
 
 	f->fd = -1;
 	f->path = path;
@@ -27,17 +60,13 @@ int reportfile_open(struct reportfile *f, const char *path)
 		return -1;
 	memcpy(f->tmp, path, n);
 	memcpy(f->tmp + n, ".XXXXXX", 8);
-	f->fd = mkostemp(f->tmp, O_CLOEXEC);
+	f->fd = make_temp(f->tmp, n);
 	if (f->fd < 0) {
 		int err = errno;
 		free(f->tmp);
 		f->tmp = NULL;
 		return errno = err, -1;
 	}
-	/* mkstemp makes it 0600: give it the mode a shell's > would. */
-	mask = umask(0);
-	umask(mask);
-	fchmod(f->fd, 0666 & ~mask);
 	return 0;
 }
 
@@ -86,6 +115,32 @@ void reportfile_abort(struct reportfile *f)
 	f->fd = -1;
 }
 
+/* The temporary takes PATH's place.  Swapped with the old file, which is
+ * then removed: a plain rename over an existing file makes ext4 (and
+ * btrfs) write the new data out at once (auto_da_alloc), which costs a
+ * launch more than the rest of the report, and a data block that the
+ * next report's rename frees again.  No old file, or no RENAME_EXCHANGE
+ * here (kernel before 3.15, a filesystem without it): rename.  Readers
+ * see the old file or the whole new one either way. */
+static int put_in_place(const char *tmp, const char *path)
+{
+	if (syscall(SYS_renameat2, AT_FDCWD, tmp, AT_FDCWD, path,
+		    RENAME_EXCHANGE_FLAG) == 0) {
+		/* TMP now names the old file; a directory put at PATH
+		 * since the check goes back where it was. */
+		if (unlink(tmp) < 0 && errno == EISDIR) {
+			syscall(SYS_renameat2, AT_FDCWD, tmp, AT_FDCWD, path,
+				RENAME_EXCHANGE_FLAG);
+			return errno = EISDIR, -1;
+		}
+		return 0;
+	}
+	if (errno != ENOENT && errno != EINVAL && errno != ENOSYS &&
+	    errno != EPERM)
+		return -1;
+	return rename(tmp, path);
+}
+
 int reportfile_commit(struct reportfile *f, const char *buf, size_t n)
 {
 	int err;
@@ -101,7 +156,7 @@ int reportfile_commit(struct reportfile *f, const char *buf, size_t n)
 	/* close reports a delayed write error (NFS, quota). */
 	err = close(f->fd);
 	f->fd = -1;
-	if (err < 0 || rename(f->tmp, f->path) < 0)
+	if (err < 0 || put_in_place(f->tmp, f->path) < 0)
 		goto fail;
 	free(f->tmp);
 	f->tmp = NULL;

@@ -218,6 +218,18 @@ assert_keys() {
 	assert_jq .result exited
 }
 
+@test "report: the new file gets the mode a shell's > gives; a reader holding the old one still reads it whole" {
+	echo old >"$R"
+	exec 7<"$R"
+	run bash -c 'umask 027; exec "$LEASH" --report="$1" -- true' bash "$R"
+	assert_status 0
+	assert_jq .result exited
+	[ "$(stat -c %a "$R")" = 640 ]
+	[ "$(cat <&7)" = old ]
+	exec 7<&-
+	[ "$(ls "$TMP")" = report.json ]
+}
+
 @test "report: a full disk: the message names the command's status, exit 125" {
 	run bash -c 'exec "$LEASH" --report-fd=5 -- sh -c "exit 3" 5>/dev/full'
 	assert_status 125
