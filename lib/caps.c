@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: ISC */
-/* caps: libcap calls for the switch; see caps.h for the policy. */
+/* caps: capabilities for the switch (libcap, and capget/capset alone
+ * where nothing is kept); see caps.h for the policy. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE     /* strncasecmp, cap names */
 #endif
@@ -11,6 +12,8 @@
 #include <strings.h>
 #include <sys/capability.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #define CAP_NAME_MAX 64
 
@@ -139,35 +142,61 @@ static int caps_verify(uint64_t mask)
 
 #define SETPCAP_BIT (UINT64_C(1) << CAP_SETPCAP)
 
+/* The three sets of the calling thread, straight from the kernel: no
+ * cap_t to allocate, no version probe first (libcap's cap_get_proc and
+ * cap_set_proc make two calls each).  Version 3: 64 bits in two words. */
+static int proc_caps(int set, struct __user_cap_data_struct d[2])
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+
+	return (int)syscall(set ? SYS_capset : SYS_capget, &h, d);
+}
+
 int caps_limit(uint64_t mask)
 {
+	struct __user_cap_data_struct none[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
+
+	/* Nothing kept: one capset empties the three sets, and ambient with
+	 * them (the kernel keeps it within permitted and inheritable);
+	 * PR_SET_KEEPCAPS was never set (exec cleared it for leash). */
+	if (!mask)
+		return proc_caps(1, none);
 	/* PR_SET_KEEPCAPS did its work in setresuid; exec would clear it. */
 	if (prctl(PR_SET_KEEPCAPS, 0L, 0L, 0L, 0L) < 0)
 		return -1;
-	/* Nothing kept: emptying permitted and inheritable empties ambient
-	 * too (the kernel keeps ambient within both), so skip
-	 * cap_reset_ambient, which probes every bit with its own prctl. */
-	if (mask && cap_reset_ambient() < 0)
+	if (cap_reset_ambient() < 0)
 		return -1;
-	return set_proc_mask(mask ? mask | SETPCAP_BIT : 0, false);
+	return set_proc_mask(mask | SETPCAP_BIT, false);
+}
+
+/* Nothing kept: the three sets read back empty (ambient with them). */
+static int caps_verify_none(void)
+{
+	struct __user_cap_data_struct d[2];
+
+	if (proc_caps(0, d) < 0)
+		return -1;
+	for (int i = 0; i < 2; i++)
+		if (d[i].effective || d[i].permitted || d[i].inheritable)
+			return errno = EPERM, -1;
+	return 0;
 }
 
 int caps_raise(uint64_t mask)
 {
-	if (mask && (set_proc_mask(mask | SETPCAP_BIT, true) < 0 ||
-		     set_ambient(mask) < 0 || set_proc_mask(mask, true) < 0))
+	if (!mask)
+		return caps_verify_none();
+	if (set_proc_mask(mask | SETPCAP_BIT, true) < 0 ||
+	    set_ambient(mask) < 0 || set_proc_mask(mask, true) < 0)
 		return -1;
 	return caps_verify(mask);
 }
 
-bool caps_have(int cap)
+uint64_t caps_effective(void)
 {
-	cap_t c = cap_get_proc();
-	cap_flag_value_t v = CAP_CLEAR;
+	struct __user_cap_data_struct d[2];
 
-	if (c) {
-		cap_get_flag(c, (cap_value_t)cap, CAP_EFFECTIVE, &v);
-		cap_free(c);
-	}
-	return v == CAP_SET;
+	if (proc_caps(0, d) < 0)
+		return 0;
+	return (uint64_t)d[1].effective << 32 | d[0].effective;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: ISC */
-/* caps: capabilities across the identity switch, through libcap.
+/* caps: capabilities across the identity switch, through libcap (and
+ * capget/capset alone when nothing is kept).
  * A switch to a non-root uid ends with empty inheritable, permitted,
  * effective and ambient sets, or exactly the kept ones in all four.  The
  * bounding set is left as it was (as su, runuser and setpriv do): it only
@@ -31,7 +32,8 @@ int caps_limit(uint64_t mask);
  * (all four sets exactly MASK).  -1 with errno (EPERM on a mismatch). */
 int caps_raise(uint64_t mask);
 
-/* Is CAP in the caller's effective set? */
-bool caps_have(int cap);
+/* The caller's effective set (bit N: capability N); 0 when it cannot be
+ * read. */
+uint64_t caps_effective(void);
 
 #endif

@@ -25,6 +25,24 @@
 #define ID_MAX 4294967294UL     /* (uid_t)-1 means "unchanged" to set*id */
 #define KEYCTL_JOIN_SESSION_KEYRING 1   /* <linux/keyctl.h>, kernel ABI */
 
+/* The child that applies an identity has one thread, so the set*id
+ * calls go straight to the kernel: musl's wrappers broadcast each to
+ * every thread (__synccall: three sigprocmask calls around it).  The
+ * 32-bit ABIs (i686, armhf) name the calls with 32-bit ids *32. */
+#ifdef SYS_setresuid32
+#define NR_SETRESUID SYS_setresuid32
+#define NR_SETRESGID SYS_setresgid32
+#define NR_SETGROUPS SYS_setgroups32
+#define NR_SETUID SYS_setuid32
+#define NR_SETGID SYS_setgid32
+#else
+#define NR_SETRESUID SYS_setresuid
+#define NR_SETRESGID SYS_setresgid
+#define NR_SETGROUPS SYS_setgroups
+#define NR_SETUID SYS_setuid
+#define NR_SETGID SYS_setgid
+#endif
+
 /* A decimal id: 0 with *OUT, -1 with errno EINVAL/ERANGE when SPEC
  * looks numeric but is not a valid id, 1 when it is not numeric. */
 static int parse_id(const char *spec, unsigned long *out)
@@ -337,27 +355,41 @@ void ident_free(struct ident *id)
 	id->have_groups = false;
 }
 
-/* Does the calling process have exactly the groups of ID? */
+/* Exactly the groups of ID in CUR[0..N), which is sorted and
+ * deduplicated in place. */
+static bool groups_same(const struct ident *id, gid_t *cur, size_t n)
+{
+	size_t k = 0;
+
+	qsort(cur, n, sizeof *cur, gid_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (k == 0 || cur[k - 1] != cur[i])
+			cur[k++] = cur[i];
+	return k == id->ngroups &&
+	       (k == 0 || !memcmp(cur, id->groups, k * sizeof *cur));
+}
+
+/* Does the calling process have exactly the groups of ID?  A list that
+ * fits on the stack is read with one call, and the kernel's sorted list
+ * compared as it comes; anything else is sorted first. */
 static bool groups_match(const struct ident *id)
 {
-	gid_t *cur;
-	int n = getgroups(0, NULL);
-	bool same = false;
+	gid_t small[32], *cur;
+	int n = getgroups(32, small);
+	bool same;
 
+	if (n >= 0)
+		return ((size_t)n == id->ngroups &&
+			(n == 0 || !memcmp(small, id->groups,
+					   (size_t)n * sizeof *small))) ||
+		       groups_same(id, small, (size_t)n);
+	/* EINVAL: more than 32. */
+	n = getgroups(0, NULL);
 	if (n < 0 || (size_t)n > IDENT_NGROUPS_MAX ||
 	    !(cur = malloc(((size_t)n + 1) * sizeof *cur)))
 		return false;
 	n = getgroups(n, cur);
-	if (n >= 0) {
-		size_t k = 0;
-
-		qsort(cur, (size_t)n, sizeof *cur, gid_cmp);
-		for (int i = 0; i < n; i++)
-			if (k == 0 || cur[k - 1] != cur[i])
-				cur[k++] = cur[i];
-		same = k == id->ngroups &&
-		       (k == 0 || !memcmp(cur, id->groups, k * sizeof *cur));
-	}
+	same = n >= 0 && groups_same(id, cur, (size_t)n);
 	free(cur);
 	return same;
 }
@@ -385,11 +417,14 @@ int ident_check_caps(const struct ident *id, const char **bad)
 
 int ident_check_privilege(const struct ident *id)
 {
-	bool uid_ok = !id->have_uid || uids_are(id->uid) || caps_have(CAP_SETUID);
-	bool gid_ok = (!id->have_gid || gids_are(id->gid)) &&
-		      (!id->have_groups || groups_match(id));
+	uint64_t eff = caps_effective();
+	bool uid_ok = !id->have_uid || (eff >> CAP_SETUID & 1) ||
+		      uids_are(id->uid);
+	bool gid_ok = (eff >> CAP_SETGID & 1) ||
+		      ((!id->have_gid || gids_are(id->gid)) &&
+		       (!id->have_groups || groups_match(id)));
 
-	if (uid_ok && (gid_ok || caps_have(CAP_SETGID)))
+	if (uid_ok && gid_ok)
 		return 0;
 	errno = EPERM;
 	return -1;
@@ -406,8 +441,10 @@ static int ident_verify(const struct ident *id, bool drop)
 	if (ok && drop) {
 		gid_t none[1] = { 0 };
 
-		ok = setuid(0) < 0 && setgroups(1, none) < 0 &&
-		     (gids_are(0) || setgid(0) < 0);
+		ok = syscall(NR_SETUID, 0) < 0 &&
+		     syscall(NR_SETGROUPS, 1, none) < 0 &&
+		     ((id->have_gid ? id->gid == 0 : gids_are(0)) ||
+		      syscall(NR_SETGID, 0) < 0);
 	}
 	if (!ok)
 		errno = EPERM;
@@ -422,6 +459,17 @@ static int keyring_fresh(void)
 	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, (char *)NULL) >= 0)
 		return 0;
 	return errno == ENOSYS ? 0 : -1;
+}
+
+/* setgroups needs privilege even when nothing changes: without it, the
+ * groups the caller already has are no failure. */
+static int set_groups(const struct ident *id)
+{
+	if (syscall(NR_SETGROUPS, id->ngroups, id->groups) == 0)
+		return 0;
+	if (errno != EPERM)
+		return -1;
+	return groups_match(id) ? 0 : (errno = EPERM, -1);
 }
 
 static int fail(enum ident_step *step, enum ident_step at)
@@ -440,11 +488,10 @@ int ident_apply(const struct ident *id, enum ident_step *step)
 
 	if (id->keep_caps && caps_parse(id->keep_caps, &keep, NULL) < 0)
 		return fail(step, IDENT_CAPS);
-	/* setgroups needs privilege even when nothing changes: skip then. */
-	if (id->have_groups && !groups_match(id) &&
-	    setgroups(id->ngroups, id->groups) < 0)
+	if (id->have_groups && set_groups(id) < 0)
 		return fail(step, IDENT_SETGROUPS);
-	if (id->have_gid && setresgid(id->gid, id->gid, id->gid) < 0)
+	if (id->have_gid &&
+	    syscall(NR_SETRESGID, id->gid, id->gid, id->gid) < 0)
 		return fail(step, IDENT_SETGID);
 	if (drop && keep && caps_keep_begin() < 0)
 		return fail(step, IDENT_CAPS);
@@ -454,7 +501,8 @@ int ident_apply(const struct ident *id, enum ident_step *step)
 	 * about 198 commands of one user at a time (maxkeys is 200). */
 	if (switching && keyring_fresh() < 0)
 		return fail(step, IDENT_KEYRING);
-	if (id->have_uid && setresuid(id->uid, id->uid, id->uid) < 0)
+	if (id->have_uid &&
+	    syscall(NR_SETRESUID, id->uid, id->uid, id->uid) < 0)
 		return fail(step, IDENT_SETUID);
 	/* Nothing in effect while checking, then only what is kept. */
 	if (drop && caps_limit(keep) < 0)

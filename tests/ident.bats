@@ -382,6 +382,16 @@ probe_as() {
 	[[ ! -e $TMP/ran ]]
 }
 
+@test "a non-root caller may switch to what it already is: its own groups need no privilege" {
+	local g
+	g=$(id -g nobody)
+	run setpriv --reuid=65534 --regid="$g" --groups="$g" --inh-caps=-all -- \
+		"$LEASH" -u nobody -- "$PROBE" -e
+	assert_status 0
+	assert_key uid 65534
+	assert_key groups "$g"
+}
+
 @test "setuid or with file capabilities, leash refuses to run" {
 	local d
 	d=$(shared_tmpdir)
