@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -39,40 +38,19 @@ int reaper_enable(void)
 
 void reaper_open(struct reaper *r, pid_t self, pid_t child)
 {
-	sigset_t chld;
-
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
 	r->self = self;
 	r->child = child;
 	r->adopted = false;
-	r->fd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 
-struct pollfd reaper_poll(const struct reaper *r)
+void reaper_child_signal(struct reaper *r, pid_t from, int code)
 {
-	return (struct pollfd){ r->fd, POLLIN, 0 };
-}
-
-void reaper_reap(struct reaper *r)
-{
-	struct signalfd_siginfo ssi[4];
-	bool others = false;
 	siginfo_t si;
-	ssize_t n;
 
 	/* The command's own exit ends the loop (the rest is reaped at the
 	 * end); an adopted exit coalesced into it is left to init. */
-	do {
-		n = r->fd < 0 ? -1 : read(r->fd, ssi, sizeof ssi);
-		for (ssize_t i = 0; i < n / (ssize_t)sizeof *ssi; i++)
-			if ((pid_t)ssi[i].ssi_pid != r->child ||
-			    ssi[i].ssi_code == CLD_STOPPED ||
-			    ssi[i].ssi_code == CLD_CONTINUED ||
-			    ssi[i].ssi_code == CLD_TRAPPED)
-				others = true;
-	} while (n == (ssize_t)sizeof ssi);
-	if (!others)
+	if (from == r->child && code != CLD_STOPPED &&
+	    code != CLD_CONTINUED && code != CLD_TRAPPED)
 		return;
 	r->adopted = true;
 	/* Ask first without reaping, then reap only what is not the
@@ -336,7 +314,4 @@ void reaper_close(struct reaper *r, bool wait_dying)
 			break;
 		nanosleep(&tick, NULL);
 	}
-	if (r->fd >= 0)
-		close(r->fd);
-	r->fd = -1;
 }

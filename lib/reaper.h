@@ -11,12 +11,10 @@
 #ifndef LEASH_REAPER_H
 #define LEASH_REAPER_H
 
-#include <poll.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
 struct reaper {
-	int fd;                 /* signalfd of SIGCHLD; -1: reap at the end */
 	pid_t self;
 	pid_t child;            /* the command: never reaped or signalled here */
 	bool adopted;           /* another child's SIGCHLD came, or a walk ran */
@@ -25,16 +23,15 @@ struct reaper {
 /* Before the fork: become a child subreaper.  -1 with errno. */
 int reaper_enable(void);
 
-/* After the fork: read SIGCHLD (blocked before the fork) on a signalfd.
- * Never fails: without the fd adopted zombies wait for reaper_close. */
+/* After the fork.  SIGCHLD (blocked before the fork) is read with
+ * supervise's other signals and handed to reaper_child_signal; without
+ * it adopted zombies wait for reaper_close. */
 void reaper_open(struct reaper *r, pid_t self, pid_t child);
 
-/* The source's fd (-1: none, poll skips it). */
-struct pollfd reaper_poll(const struct reaper *r);
-
-/* SIGCHLD: reap every adopted process that has exited.  Stops at the
- * command's own exit (its reap is supervise's). */
-void reaper_reap(struct reaper *r);
+/* A SIGCHLD from FROM with si_code CODE: reap every adopted process that
+ * has exited.  Nothing for the command's own exit (its reap is
+ * supervise's). */
+void reaper_child_signal(struct reaper *r, pid_t from, int code);
 
 /* SIG to every live descendant but the command, then CONT unless SIG is
  * KILL or CONT (a stopped one must see it).  Members of process group

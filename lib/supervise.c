@@ -116,7 +116,7 @@ struct watch {
 	const sigset_t *handled;
 	sigset_t mine;          /* what the signalfd reads */
 	struct relay *relay;    /* the pty's bytes, or NULL */
-	struct reaper reaper;   /* fd -1 unless plan->subreaper */
+	struct reaper reaper;   /* used when plan->subreaper */
 	struct tally *tally;
 	sigset_t to_group;      /* sent to our own group: later ones dropped */
 	bool timed_out;
@@ -321,10 +321,10 @@ static bool on_terminal_signal(struct watch *w, int sig)
 	return false;
 }
 
-/* The next pending signal and its sender: from the signalfd, or, where
- * there is none (a seccomp profile refusing signalfd4), taken pending
- * with a zero sigtimedwait: the loop then wakes every 100 ms. */
-static bool next_signal(struct watch *w, int *sig, pid_t *from)
+/* The next pending signal, its sender and si_code: from the signalfd,
+ * or, where there is none (a seccomp profile refusing signalfd4), taken
+ * pending with a zero sigtimedwait: the loop then wakes every 100 ms. */
+static bool next_signal(struct watch *w, int *sig, pid_t *from, int *code)
 {
 	if (w->sfd >= 0) {
 		struct signalfd_siginfo si;
@@ -332,6 +332,7 @@ static bool next_signal(struct watch *w, int *sig, pid_t *from)
 			return false;
 		*sig = (int)si.ssi_signo;
 		*from = (pid_t)si.ssi_pid;
+		*code = si.ssi_code;
 		return true;
 	}
 	siginfo_t si;
@@ -339,21 +340,27 @@ static bool next_signal(struct watch *w, int *sig, pid_t *from)
 	if ((*sig = sigtimedwait(w->handled, &si, &zero)) < 0)
 		return false;
 	*from = si.si_pid;
+	*code = si.si_code;
 	return true;
 }
 
-/* Source: the signals.  ALRM from outside counts as expiry. */
+/* Source: the signals.  ALRM from outside counts as expiry; SIGCHLD,
+ * there only for the subreaper or the pty, is theirs. */
 static void on_signals(struct watch *w)
 {
-	int sig;
+	int sig, code;
 	pid_t from;
 
-	while (next_signal(w, &sig, &from)) {
+	while (next_signal(w, &sig, &from, &code)) {
 		/* Our own group signals, and SIGPIPE from our own -v line on
 		 * a closed pipe: passing them on would breed more. */
 		if (from == w->self)
 			continue;
+		if (sig == SIGCHLD && w->plan->subreaper)
+			reaper_child_signal(&w->reaper, from, code);
 		if (w->relay && on_terminal_signal(w, sig))
+			continue;
+		if (sig == SIGCHLD)
 			continue;
 		if (sig == SIGALRM)
 			expire(w);
@@ -398,17 +405,7 @@ static void on_master_src(struct watch *w, short revents)
 	relay_from_master(w->relay, revents);
 }
 
-/* SIGCHLD: adopted processes to reap; with a pty, the command may have
- * stopped (the reaper's fd took the signal from the terminal's). */
-static void on_reaper_src(struct watch *w, short revents)
-{
-	(void)revents;
-	reaper_reap(&w->reaper);
-	if (w->relay)
-		on_child_change(w);
-}
-
-#define NSOURCES 6
+#define NSOURCES 5
 
 /* The table, in order: signals first, so a deadline or a signal is
  * never starved by a busy pty. */
@@ -420,8 +417,6 @@ static int sources(const struct watch *w, struct source *s)
 	s[n++] = (struct source){ { w->timer.fd, POLLIN, 0 }, on_timer_src };
 	/* The waiter's fd only wakes the loop: its condition reads it. */
 	s[n++] = (struct source){ { w->waiter.fd, POLLIN, 0 }, NULL };
-	if (w->reaper.fd >= 0)
-		s[n++] = (struct source){ reaper_poll(&w->reaper), on_reaper_src };
 	if (w->relay) {
 		s[n++] = (struct source){ relay_term_poll(w->relay), on_term_src };
 		s[n++] = (struct source){ relay_master_poll(w->relay), on_master_src };
@@ -488,12 +483,9 @@ static void watch_open(struct watch *w, const struct sigstate *ss)
 	sigemptyset(&w->to_group);
 	w->self = getpid();
 	w->mine = ss->handled;
-	w->reaper.fd = -1;
-	/* SIGCHLD is the reaper's source when there is one. */
-	if (p->subreaper) {
-		sigdelset(&w->mine, SIGCHLD);
+	/* One signalfd for all: SIGCHLD too when leash is a subreaper. */
+	if (p->subreaper)
 		reaper_open(&w->reaper, w->self, w->pid);
-	}
 	w->handled = &w->mine;
 	w->sfd = signalfd(-1, &w->mine, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (w->sfd < 0 && p->verbose)
