@@ -190,8 +190,9 @@ void env_free(char **envp)
 /* Is ENTRY named one of NAMES (a NULL-terminated list)? */
 static bool env_named(const char *entry, const char *const *names)
 {
+	/* The first byte first: most entries are named none of them. */
 	for (; *names; names++)
-		if (env_is(entry, *names, strlen(*names)))
+		if (entry[0] == **names && env_is(entry, *names, strlen(*names)))
 			return true;
 	return false;
 }
