@@ -3,16 +3,18 @@
  * their format), taking every line exactly as glibc's files backend
  * (nss_files) takes it; no NSS module, no caching. */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE     /* getline, strdup */
+#define _GNU_SOURCE     /* strdup */
 #endif
 #include "passwd.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Called per line read: 1 stops the scan (found), 0 goes on, -1 stops
  * with errno. */
@@ -130,23 +132,68 @@ static bool gr_parse(char *line, char **name, uint32_t *gid, char **members)
 	return true;
 }
 
+/* FN on each complete line of BUF[0..*LEN) (the newline cut), and with
+ * EOF on what is left; the unfinished rest moves to the front. */
+static int scan_lines(char *buf, size_t *len, bool eof, line_fn fn, void *ctx)
+{
+	char *p = buf, *end = buf + *len, *nl;
+	int rc = 0;
+
+	while (rc == 0 && (nl = memchr(p, '\n', (size_t)(end - p)))) {
+		*nl = '\0';
+		rc = fn(p, ctx);
+		p = nl + 1;
+	}
+	if (rc == 0 && eof && p < end) {
+		*end = '\0';
+		rc = fn(p, ctx);
+		p = end;
+	}
+	*len = (size_t)(end - p);
+	memmove(buf, p, *len);
+	return rc;
+}
+
+/* A file's lines, read in large pieces with read(2): no stdio (fopen's
+ * fcntl calls, a 1 KiB buffer and getline's copy of every line, fclose's
+ * lseek back).  The buffer is kept for the next scan (passwd, then
+ * group) and grows only for a line longer than it. */
 static int file_scan(const char *path, line_fn fn, void *ctx)
 {
-	char *line = NULL;
-	size_t cap = 0;
+	static char *buf;
+	static size_t cap;
+	size_t len = 0;
 	int rc = 0, err = 0;
-	FILE *f = fopen(path, "re");
+	bool eof = false;
+	int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 
-	if (!f)
+	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
-	while (rc == 0 && getline(&line, &cap, f) >= 0)
-		rc = fn(line, ctx);
-	if (rc < 0)
-		err = errno;
-	else if (ferror(f))
-		err = errno ? errno : EIO;
-	free(line);
-	fclose(f);
+	while (rc == 0 && !eof) {
+		if (len + 1 >= cap) {
+			size_t ncap = cap ? 2 * cap : 4096;
+			char *nbuf = realloc(buf, ncap);
+			if (!nbuf) {
+				err = ENOMEM;
+				break;
+			}
+			buf = nbuf;
+			cap = ncap;
+		}
+		ssize_t n = read(fd, buf + len, cap - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = errno;
+			break;
+		}
+		eof = n == 0;
+		len += (size_t)n;
+		rc = scan_lines(buf, &len, eof, fn, ctx);
+		if (rc < 0)
+			err = errno;
+	}
+	close(fd);
 	if (err) {
 		errno = err;
 		return -1;
@@ -179,12 +226,23 @@ struct pw_query {
 	struct pwent *pw;
 };
 
+/* Does LINE start, after the white space glibc skips, with NAME and a
+ * colon?  Every line of another name is passed over unparsed. */
+static bool named(const char *line, const char *name)
+{
+	size_t len = strlen(name);
+
+	while (is_space(*line))
+		line++;
+	return !strncmp(line, name, len) && line[len] == ':';
+}
+
 static int pw_match(char *line, void *ctx)
 {
 	struct pw_query *q = ctx;
 	struct pwline e;
 
-	if (!pw_parse(line, &e))
+	if ((q->name && !q->any && !named(line, q->name)) || !pw_parse(line, &e))
 		return 0;
 	/* getent's answer: any entry with a name; a file: the one asked. */
 	if (q->any ? !*e.name : q->name ? strcmp(e.name, q->name) != 0
@@ -330,6 +388,18 @@ static int gl_add(struct gl_query *q, gid_t gid)
 	return 0;
 }
 
+/* Is WORD (not empty) anywhere in S?  (musl's strstr wants 2 KiB of
+ * stack.) */
+static bool contains(const char *s, const char *word)
+{
+	size_t len = strlen(word);
+
+	for (; (s = strchr(s, *word)); s++)
+		if (!strncmp(s, word, len))
+			return true;
+	return false;
+}
+
 /* Unlike glibc's files initgroups, which parses every line as a group,
  * comments and compat lines grant nothing here (see gr_parse). */
 static int gl_match(char *line, void *ctx)
@@ -338,7 +408,10 @@ static int gl_match(char *line, void *ctx)
 	char *name, *members;
 	uint32_t gid;
 
-	if (!gr_parse(line, &name, &gid, &members) || !is_member(members, q->user))
+	/* A line without the name anywhere cannot list it: most lines
+	 * are passed over unparsed. */
+	if (!contains(line, q->user) ||
+	    !gr_parse(line, &name, &gid, &members) || !is_member(members, q->user))
 		return 0;
 	return gl_add(q, (gid_t)gid);
 }
