@@ -5,9 +5,10 @@
 #define LEASH_SIGIGN_H
 
 #include <signal.h>
+#include <stdbool.h>
 
-/* Fill SET with every signal whose disposition is SIG_IGN.  Never fails:
- * without /proc it asks sigaction() signal by signal. */
-void sigign_read(sigset_t *set);
+/* Is SIG's disposition SIG_IGN?  leash changes the disposition of no
+ * signal it forwards, so this is what the caller left. */
+bool sigign_is(int sig);
 
 #endif

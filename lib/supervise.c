@@ -44,25 +44,24 @@ static bool must_handle(int sig, int term_signal)
 	       sig != SIGCHLD && sig != SIGTTIN && sig != SIGTTOU && sig != 0;
 }
 
-static void handle(struct sigstate *ss, const sigset_t *ignored, int sig,
-		   int term_signal)
+/* Every signal leash may forward is blocked and read from the signalfd;
+ * one the caller ignored is dropped when it comes (on_signals), which is
+ * what the kernel did to it before it was blocked. */
+static void handle(struct sigstate *ss, int sig, int term_signal)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 
-	if (must_handle(sig, term_signal)) {
-		/* Default, not ignored: the command gets it that way too. */
-		if (sigismember(ignored, sig))
-			sigaction(sig, &dfl, NULL);
-		sigaddset(&ss->handled, sig);
-	} else if (!sigismember(ignored, sig)) {
-		sigaddset(&ss->handled, sig);
-	}
+	/* Default, not ignored: the command gets it that way too (at exec
+	 * a disposition is the default or SIG_IGN, so this changes only an
+	 * ignored one). */
+	if (must_handle(sig, term_signal))
+		sigaction(sig, &dfl, NULL);
+	sigaddset(&ss->handled, sig);
 }
 
 int supervise_prepare(const struct plan *plan, struct sigstate *ss)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
-	sigset_t ignored;
 
 	/* Lead a group of our own, which the command inherits: signals to
 	 * it reach the whole job, and at a prompt it stays the terminal's
@@ -77,17 +76,17 @@ int supervise_prepare(const struct plan *plan, struct sigstate *ss)
 	/* A background job reading the tty must not stop leash itself. */
 	signal(SIGTTIN, SIG_IGN);
 	signal(SIGTTOU, SIG_IGN);
-	sigign_read(&ignored);
 	sigemptyset(&ss->handled);
 	for (size_t i = 0; i < sizeof term_signals / sizeof *term_signals; i++)
-		handle(ss, &ignored, term_signals[i], plan->term_signal);
+		handle(ss, term_signals[i], plan->term_signal);
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
-		handle(ss, &ignored, sig, plan->term_signal);
-	handle(ss, &ignored, plan->term_signal, plan->term_signal);
+		handle(ss, sig, plan->term_signal);
+	handle(ss, plan->term_signal, plan->term_signal);
 	/* Adopted children announce their exit: the reaper reads it. */
 	if (plan->subreaper)
 		sigaddset(&ss->handled, SIGCHLD);
-	/* Other signals ignored at start stay ignored: nohup keeps working. */
+	/* Signals ignored at start stay ignored for the command (inherited)
+	 * and are not forwarded (on_signals): nohup keeps working. */
 	return sigprocmask(SIG_BLOCK, &ss->handled, &ss->orig_mask);
 }
 
@@ -344,8 +343,8 @@ static bool next_signal(struct watch *w, int *sig, pid_t *from, int *code)
 	return true;
 }
 
-/* Source: the signals.  ALRM from outside counts as expiry; SIGCHLD,
- * there only for the subreaper or the pty, is theirs. */
+/* Source: the signals.  ALRM from outside counts as expiry; SIGCHLD is
+ * the subreaper's (and the pty's) when there is one. */
 static void on_signals(struct watch *w)
 {
 	int sig, code;
@@ -356,11 +355,16 @@ static void on_signals(struct watch *w)
 		 * a closed pipe: passing them on would breed more. */
 		if (from == w->self)
 			continue;
-		if (sig == SIGCHLD && w->plan->subreaper)
+		if (sig == SIGCHLD && w->plan->subreaper) {
 			reaper_child_signal(&w->reaper, from, code);
+			if (w->relay)
+				on_child_change(w);
+			continue;
+		}
 		if (w->relay && on_terminal_signal(w, sig))
 			continue;
-		if (sig == SIGCHLD)
+		/* Ignored by the caller: dropped, as GNU's SIG_IGN drops it. */
+		if (!must_handle(sig, w->plan->term_signal) && sigign_is(sig))
 			continue;
 		if (sig == SIGALRM)
 			expire(w);
