@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -14,13 +16,22 @@
 
 extern char **environ;
 
+/* The failure as one eventfd count: stage (never 0) in the low 16 bits,
+ * step in the next 16, errno above.  An eventfd is one descriptor where
+ * the pipe was two (and a pipe buffer). */
+static uint64_t error_pack(int stage, int step, int err)
+{
+	return (uint64_t)(uint16_t)stage | (uint64_t)(uint16_t)step << 16 |
+	       (uint64_t)(uint32_t)err << 32;
+}
+
 /* Tell the parent which step failed, then leave without running atexit
  * handlers or flushing the parent's stdio buffers. */
 static _Noreturn void child_fail(int fd, int stage, int step, int code)
 {
-	struct spawn_error e = { stage, step, errno };
+	uint64_t v = error_pack(stage, step, errno);
 
-	while (write(fd, &e, sizeof e) < 0 && errno == EINTR)
+	while (write(fd, &v, sizeof v) < 0 && errno == EINTR)
 		;
 	_exit(code);
 }
@@ -108,11 +119,12 @@ static pid_t spawn_fork(struct plan *plan, bool *born)
 int spawn_start(struct plan *plan, const sigset_t *orig_mask,
 		struct child *c)
 {
-	int fds[2];
 	pid_t parent = getpid();
 	bool born;
+	/* Close-on-exec: an exec that works leaves nothing to read. */
+	int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 
-	if (pipe2(fds, O_CLOEXEC) < 0)
+	if (efd < 0)
 		return -1;
 	/* fork, not vfork: a vfork parent sleeps until the child execs, so
 	 * a child stopped by the target user or blocked in chdir/execve on
@@ -124,26 +136,29 @@ int spawn_start(struct plan *plan, const sigset_t *orig_mask,
 	c->pid = spawn_fork(plan, &born);
 	if (c->pid < 0) {
 		int err = errno;
-		close(fds[0]);
-		close(fds[1]);
+		close(efd);
 		return errno = err, -1;
 	}
-	if (c->pid == 0) {
-		close(fds[0]);
-		child_run(plan, orig_mask, parent, fds[1], born);
-	}
-	close(fds[1]);
-	c->errfd = fds[0];
+	if (c->pid == 0)
+		child_run(plan, orig_mask, parent, efd, born);
+	c->errfd = efd;
 	return 0;
 }
 
 int spawn_result(struct child *c, struct spawn_error *e)
 {
+	uint64_t v;
 	ssize_t n;
 
-	while ((n = read(c->errfd, e, sizeof *e)) < 0 && errno == EINTR)
+	/* After the reap: the child wrote or never will (EAGAIN). */
+	while ((n = read(c->errfd, &v, sizeof v)) < 0 && errno == EINTR)
 		;
 	close(c->errfd);
 	c->errfd = -1;
-	return n == (ssize_t)sizeof *e;
+	if (n != (ssize_t)sizeof v)
+		return 0;
+	e->stage = (int)(uint16_t)v;
+	e->step = (int)(int16_t)(uint16_t)(v >> 16);
+	e->err = (int)(uint32_t)(v >> 32);
+	return 1;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /* spawn: fork from the main thread; the child only prepares and execs,
- * and reports a failure as {stage, errno} on a close-on-exec pipe. */
+ * and reports a failure as {stage, step, errno} on a close-on-exec
+ * eventfd. */
 #ifndef LEASH_SPAWN_H
 #define LEASH_SPAWN_H
 
@@ -27,18 +28,18 @@ struct spawn_error {
 
 struct child {
 	pid_t pid;
-	int errfd;              /* read end of the error pipe */
+	int errfd;              /* the error eventfd */
 };
 
 /* Fork and exec PLAN; a child with a cgroup leaf is born in it where the
  * kernel allows (clone3), which may remake the leaf in PLAN->cg.
  * ORIG_MASK is the caller's signal mask, restored in the child just
- * before exec.  -1 with errno if fork or pipe fails. */
+ * before exec.  -1 with errno if fork or eventfd fails. */
 int spawn_start(struct plan *plan, const sigset_t *orig_mask,
 		struct child *c);
 
 /* After the reap: 1 and *E filled if the child failed before exec,
- * 0 if it exec'd. Closes the pipe. */
+ * 0 if it exec'd.  Closes the eventfd. */
 int spawn_result(struct child *c, struct spawn_error *e);
 
 #endif
