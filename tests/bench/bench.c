@@ -86,6 +86,13 @@ static void cleanup_targets(const struct setup *s)
 	}
 	snprintf(path, sizeof path, "%s/leash.stripped", s->dir);
 	unlink(path);
+	/* the launch section's --report files */
+	snprintf(path, sizeof path, "%s/report.json", s->dir);
+	unlink(path);
+	for (int v = 1; v <= MAX_VARIANTS; v++) {
+		snprintf(path, sizeof path, "%s/report%d.json", s->dir, v);
+		unlink(path);
+	}
 	rmdir(s->dir);
 }
 

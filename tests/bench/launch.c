@@ -18,8 +18,9 @@ enum {
 	R_TOYBOX, R_U_OFF, R_U_CG, R_SETPRIV, R_RUNUSER, R_SU,
 	R_FLOOR_CG,                 /* after R_U_CG: leash's preflight makes
 				 * the groups the floor then uses */
-	R_VAR,                      /* --variant binaries: -t, then -u rows */
-	R_N = R_VAR + 2 * MAX_VARIANTS
+	R_TRACK,                    /* -t with a tracking leaf, no subreaper */
+	R_VAR,                      /* --variant binaries: VAR_ROWS each */
+	R_N = R_VAR + 4 * MAX_VARIANTS     /* VAR_ROWS */
 };
 
 struct series {
@@ -63,11 +64,13 @@ static void leash_rows(const struct setup *s, struct cmd *r)
 	cmd_set(&r[R_U_OFF], "leash_u_nocgroup",
 		"leash -u nobody --cgroup=off -t 10 true", L, "-u", "nobody",
 		"--cgroup=off", "-t", "10", T, NULL);
+	cmd_set(&r[R_TRACK], "leash_track", "leash -t 10 --cgroup=track true",
+		L, "-t", "10", "--cgroup=track", T, NULL);
 	cmd_set(&r[R_U_CG], "leash_u_cgroup",
 		"leash -u nobody --cgroup=require -t 10 true", L, "-u",
 		"nobody", "--cgroup=require", "-t", "10", T, NULL);
 	static const int mine[] = { R_THREAD, R_PIDFD, R_POLL, R_REPORT,
-				    R_REPORT_FD, R_U_OFF, R_U_CG };
+				    R_REPORT_FD, R_U_OFF, R_U_CG, R_TRACK };
 
 	for (size_t i = 0; !L && i < sizeof mine / sizeof mine[0]; i++)
 		strcpy(r[mine[i]].why, "no leash binary yet");
@@ -157,30 +160,48 @@ static void floor_cleanup(void)
 }
 
 /* Rows for other leash binaries (--variant), to compare a change with
- * the build in one run. */
+ * the build in one run: -t, -u without and with the group, --report. */
+#define VAR_ROWS 4
+
 static void variant_rows(const struct setup *s, struct cmd *r)
 {
-	static char labels[2 * MAX_VARIANTS][64], keys[2 * MAX_VARIANTS][24];
+	static const char *const kind[VAR_ROWS] = { "t", "u_off", "u", "report" };
+	static const char *const what[VAR_ROWS] = {
+		"-t 10 true", "-u nobody --cgroup=off", "-u nobody (cgroup)",
+		"-t 10 --report=FILE"
+	};
+	static char labels[VAR_ROWS * MAX_VARIANTS][64];
+	static char keys[VAR_ROWS * MAX_VARIANTS][24];
+	static char reports[MAX_VARIANTS][96];
+	const char *T = s->t_true;
 
 	for (int v = 0; v < MAX_VARIANTS; v++) {
 		const char *path = s->variant[v], *base = path;
-		int t = R_VAR + 2 * v, u = t + 1;
+		int at = R_VAR + VAR_ROWS * v;
 
 		/* the last two components name it: "patched/leash" */
 		for (const char *q = path; q && *q; q++)
 			if (*q == '/' && q[1] && strchr(q + 1, '/'))
 				base = q + 1;
-		snprintf(keys[2 * v], sizeof keys[0], "variant%d_t", v + 1);
-		snprintf(keys[2 * v + 1], sizeof keys[0], "variant%d_u", v + 1);
-		snprintf(labels[2 * v], sizeof labels[0], "%.24s -t 10 true",
-			 base ? base : "-");
-		snprintf(labels[2 * v + 1], sizeof labels[0],
-			 "%.24s -u nobody (cgroup)", base ? base : "-");
-		cmd_set(&r[t], keys[2 * v], labels[2 * v], path, "-t", "10",
-			s->t_true, NULL);
-		cmd_set(&r[u], keys[2 * v + 1], labels[2 * v + 1], path, "-u",
-			"nobody", "--cgroup=require", "-t", "10", s->t_true,
-			NULL);
+		for (int k = 0; k < VAR_ROWS; k++) {
+			snprintf(keys[at - R_VAR + k], sizeof keys[0],
+				 "variant%d_%s", v + 1, kind[k]);
+			snprintf(labels[at - R_VAR + k], sizeof labels[0],
+				 "%.20s %s", base ? base : "-", what[k]);
+		}
+		snprintf(reports[v], sizeof reports[0],
+			 "--report=%s/report%d.json", s->dir, v + 1);
+		cmd_set(&r[at], keys[at - R_VAR], labels[at - R_VAR], path,
+			"-t", "10", T, NULL);
+		cmd_set(&r[at + 1], keys[at - R_VAR + 1],
+			labels[at - R_VAR + 1], path, "-u", "nobody",
+			"--cgroup=off", "-t", "10", T, NULL);
+		cmd_set(&r[at + 2], keys[at - R_VAR + 2],
+			labels[at - R_VAR + 2], path, "-u", "nobody",
+			"--cgroup=require", "-t", "10", T, NULL);
+		cmd_set(&r[at + 3], keys[at - R_VAR + 3],
+			labels[at - R_VAR + 3], path, "-t", "10", reports[v],
+			T, NULL);
 	}
 }
 
