@@ -81,7 +81,8 @@ int supervise_prepare(const struct plan *plan, struct sigstate *ss)
 		handle(ss, term_signals[i], plan->term_signal);
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
 		handle(ss, sig, plan->term_signal);
-	handle(ss, plan->term_signal, plan->term_signal);
+	if (!sigismember(&ss->handled, plan->term_signal))
+		handle(ss, plan->term_signal, plan->term_signal);
 	/* Adopted children announce their exit: the reaper reads it. */
 	if (plan->subreaper)
 		sigaddset(&ss->handled, SIGCHLD);
