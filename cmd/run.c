@@ -12,6 +12,7 @@
 #include "cgfs.h"
 #include "cmd.h"
 #include "diag.h"
+#include "fallback.h"
 #include "reaper.h"
 
 /* The pty step of the story: for an interactive session of another
@@ -72,9 +73,10 @@ static void tree_prepare(struct plan *plan)
 	if (reaper_enable() < 0) {
 		/* A fallback, said under -v (and in the report) as the others
 		 * are; a word always when --kill-leftovers asked for it. */
+		fallback_note(FALLBACK_SUBREAPER);
 		if (plan->verbose || plan->cg.kill_leftovers)
-			diag_warn_errno(errno, "cannot become a child subreaper: "
-					"signals reach the process group only");
+			fallback_say(FALLBACK_SUBREAPER, errno, "signals reach "
+				     "the process group only");
 		return;
 	}
 	plan->subreaper = true;
@@ -140,6 +142,7 @@ int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err)
 
 	err->stage = 0;
 	plan->started = cmd_started;
+	fallback_verbose = plan->verbose;
 	if (waiter_kind_from_env(&kind) < 0) {
 		diag_warn("invalid LEASH_WAIT %s: use thread, pidfd or poll",
 			  diag_quote(getenv("LEASH_WAIT")));

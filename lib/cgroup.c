@@ -20,6 +20,7 @@
 #include "cgfs.h"
 #include "clock.h"
 #include "diag.h"
+#include "fallback.h"
 #include "mountinfo.h"
 
 /* Bounds for "removed under us, make it again" loops; the child's is
@@ -971,7 +972,12 @@ static int cg_kill_fd(int leaf, int sig, pid_t skip)
 {
 	(void)sig;
 	(void)skip;
-	return cgfs_write(leaf, "cgroup.kill", "1");
+	if (cgfs_write(leaf, "cgroup.kill", "1") == 0)
+		return 0;
+	/* No cgroup.kill (before 5.14) in a leaf that is there: not gone. */
+	if (errno == ENOENT && faccessat(leaf, "cgroup.procs", F_OK, 0) == 0)
+		errno = EOPNOTSUPP;
+	return -1;
 }
 
 static int cg_kill_leaf(const struct cgroup_plan *cg)
@@ -980,6 +986,9 @@ static int cg_kill_leaf(const struct cgroup_plan *cg)
 	/* cgroup.kill (5.14) also catches forks racing with it. */
 	if (cg_on_leaf(cg, SIGKILL, 0, cg_kill_fd) == 0)
 		return 0;
+	if (!(fallback_taken & FALLBACK_CGROUP_KILL))
+		fallback_take(FALLBACK_CGROUP_KILL, errno, "each process of the "
+			      "leaf is killed, the leaf frozen meanwhile");
 	return cg_signal_leaf(cg, SIGKILL, 0);
 }
 

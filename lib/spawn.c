@@ -11,6 +11,7 @@
 
 #include "clone3.h"
 #include "execvp.h"
+#include "fallback.h"
 
 extern char **environ;
 
@@ -55,11 +56,22 @@ static void child_pdeathsig(const struct plan *p, pid_t parent, int fd)
 	}
 }
 
+/* A fallback the child took (a refused keyctl): the parent's report
+ * names it too.  The exec goes on. */
+static void child_note(int fd, unsigned taken)
+{
+	struct spawn_error e = { SPAWN_NOTE, (int)taken, 0 };
+
+	while (write(fd, &e, sizeof e) < 0 && errno == EINTR)
+		;
+}
+
 static _Noreturn void child_run(const struct plan *p, const sigset_t *mask,
 				pid_t parent, int fd, bool born)
 {
 	enum ident_step step = 0;
 	enum cgroup_step cstep = 0;
+	unsigned had = fallback_taken;
 
 	/* leash ignores these so a background job cannot stop it. */
 	signal(SIGTTIN, SIG_DFL);
@@ -70,6 +82,8 @@ static _Noreturn void child_run(const struct plan *p, const sigset_t *mask,
 		child_fail(fd, SPAWN_CGROUP, (int)cstep, 125);
 	if (ident_apply(&p->id, &step) < 0)
 		child_fail(fd, SPAWN_IDENT, (int)step, 125);
+	if (fallback_taken != had)
+		child_note(fd, fallback_taken & ~had);
 	child_pdeathsig(p, parent, fd);
 	if (p->chdir && workdir_enter(p->chdir, &p->chdir_fallback) < 0)
 		child_fail(fd, SPAWN_CHDIR, 0, 125);
@@ -98,7 +112,12 @@ static pid_t spawn_fork(struct plan *plan, bool *born)
 			*born = true;
 			return pid;
 		}
-		if (errno != ENOENT || cgroup_birth_lost(&plan->cg) < 0)
+		if (errno != ENOENT) {
+			fallback_take(FALLBACK_CLONE3, errno, "fork, then the "
+				      "child joins its leaf");
+			break;
+		}
+		if (cgroup_birth_lost(&plan->cg) < 0)
 			break;
 	}
 	*born = false;
@@ -141,9 +160,16 @@ int spawn_result(struct child *c, struct spawn_error *e)
 {
 	ssize_t n;
 
-	while ((n = read(c->errfd, e, sizeof *e)) < 0 && errno == EINTR)
-		;
+	/* Notes first, if any; then a failure, or the end (the exec). */
+	do {
+		while ((n = read(c->errfd, e, sizeof *e)) < 0 && errno == EINTR)
+			;
+		if (n == (ssize_t)sizeof *e && e->stage == SPAWN_NOTE)
+			fallback_taken |= (unsigned)e->step & FALLBACK_ALL;
+	} while (n == (ssize_t)sizeof *e && e->stage == SPAWN_NOTE);
 	close(c->errfd);
 	c->errfd = -1;
+	if (n != (ssize_t)sizeof *e)
+		e->stage = 0;
 	return n == (ssize_t)sizeof *e;
 }

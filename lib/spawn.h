@@ -17,6 +17,8 @@ enum spawn_stage {
 	SPAWN_PDEATHSIG,        /* prctl, or the parent is already gone */
 	SPAWN_CHDIR,
 	SPAWN_SIGMASK,
+	SPAWN_NOTE,             /* no failure: STEP holds fallbacks the
+				 * child took (enum fallback bits) */
 };
 
 struct spawn_error {
@@ -38,7 +40,8 @@ int spawn_start(struct plan *plan, const sigset_t *orig_mask,
 		struct child *c);
 
 /* After the reap: 1 and *E filled if the child failed before exec,
- * 0 if it exec'd. Closes the pipe. */
+ * 0 (E->stage 0) if it exec'd.  Fallbacks the child noted join
+ * fallback_taken.  Closes the pipe. */
 int spawn_result(struct child *c, struct spawn_error *e);
 
 #endif

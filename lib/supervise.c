@@ -17,6 +17,7 @@
 
 #include "cgfs.h"
 #include "diag.h"
+#include "fallback.h"
 #include "reaper.h"
 #include "relay.h"
 #include "duration.h"
@@ -496,10 +497,10 @@ static void watch_open(struct watch *w, const struct sigstate *ss)
 	}
 	w->handled = &w->mine;
 	w->sfd = signalfd(-1, &w->mine, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (w->sfd < 0 && p->verbose)
-		diag_warn_errno(errno, "no signalfd: signals are polled");
-	if (timer_open(&w->timer) < 0 && p->verbose)
-		diag_warn_errno(errno, "no timerfd: the deadline polls the clock");
+	if (w->sfd < 0)
+		fallback_take(FALLBACK_SIGNALFD, errno, "signals are polled");
+	if (timer_open(&w->timer) < 0)
+		fallback_take(FALLBACK_TIMERFD, errno, "the deadline polls the clock");
 	if (!duration_is_zero(&p->duration)) {
 		struct timespec at = p->started;
 		timespec_add(&at, &p->duration);
@@ -526,7 +527,9 @@ int supervise(const struct plan *plan, const struct sigstate *ss,
 	/* Wake at the deadline, not up to 50 us (the default slack) after.
 	 * Set only now: fork and exec pass the slack on to the command. */
 	prctl(PR_SET_TIMERSLACK, 1UL);
-	waiter_start(&w.waiter, kind, c->pid);
+	if (waiter_start(&w.waiter, kind, c->pid) < 0)
+		fallback_take(kind == WAITER_THREAD ? FALLBACK_THREAD :
+			      FALLBACK_PIDFD, errno, "the exit is polled");
 	watch_loop(&w);
 	/* The command is gone: what it wrote last still reaches the caller. */
 	if (w.relay)
