@@ -234,6 +234,21 @@ need_ns() {
 	[[ $(report_get pgid "$seen") == "$(report_get ppid "$seen")" ]]
 }
 
+@test "nss: without close_range (ENOSYS before 5.9, EPERM from a filter) getent still gets 0, 1, 2 only" {
+	need_check
+	local nosys=${NOSYS:-${LEASH_BUILDDIR:-$TOP/build}/nosys} e
+	[[ -x $nosys ]] || must_run_or_skip "no nosys helper (build/nosys)"
+	answer passwd u1 "\"$NSS_DIR/probe\" -q -o \"$NSS_DIR/seen\"; exit 2"
+	for e in ENOSYS EPERM; do
+		rm -f "$NSS_DIR/seen"
+		run "$nosys" -e "$e" close_range -- "$CHECK" "$NSS_DIR/getent" passwd u1 \
+			7</dev/null 8>/dev/null
+		assert_output "error=ENOENT"
+		echo "$e: fds $(report_get fds "$NSS_DIR/seen")" >&2
+		[[ $(report_get fds "$NSS_DIR/seen") == 0,1,2 ]]
+	done
+}
+
 # --- leash and su, with the stand-in over /usr/bin/getent (root) ---------------
 
 @test "a user only NSS knows: its uid, gid, NSS's groups, HOME, SHELL and USER" {
