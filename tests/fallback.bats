@@ -5,7 +5,8 @@
 # tests/nosys.c refuses pidfd_open, pthread_create's clone, clone3,
 # timerfd_create, signalfd4, prctl(PR_SET_CHILD_SUBREAPER) and keyctl;
 # strace's fault injection makes a leaf's cgroup.kill missing, as before
-# Linux 5.14.  For each: the deadline still holds, the tree still dies
+# Linux 5.14, and a read-only bind mount in a private mount namespace
+# covers it.  For each: the deadline still holds, the tree still dies
 # where leash can reach it, and -v and the report name the fallback.
 # (close_range, used only in the NSS child, is in nss.bats.)
 
@@ -41,6 +42,7 @@ setup() {
 	OPEN=$(mktemp -d /tmp/leash_t.XXXXXX)
 	chmod 1777 "$OPEN"
 	R=$OPEN/report.json
+	UID0_MADE=()
 	# The world-readable copies (setup_suite's) come first on PATH.
 	PATH=${PROBE%/*}:$PATH
 }
@@ -48,6 +50,17 @@ setup() {
 teardown() {
 	common_teardown
 	[[ -n ${UA:-} && $(id -u) == 0 ]] && cg_remove_uid "$UA"
+	# uid 0's groups, only when this test made them (others may use
+	# them): what is left in them was ours and has been killed above.
+	local d i
+	for d in "${UID0_MADE[@]}"; do
+		for ((i = 0; i < 20; i++)); do
+			rmdir "$d"/run_* 2>/dev/null
+			rmdir "$d" 2>/dev/null && break
+			[[ -d $d ]] || break
+			sleep 0.1
+		done
+	done
 	[[ ${OPEN:-} == /tmp/leash_t.* ]] && rm -rf "$OPEN"
 	return 0
 }
@@ -350,6 +363,32 @@ need_inject() {
 	! pid_alive "$pid"
 	reported no-cgroup-kill
 	[[ -z $(leaves_of "$UA") ]]
+}
+
+@test "cgroup.kill hidden in a private mount namespace (read-only over it): -k's KILL reaches the leaf all the same" {
+	need_root_leaf
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	# root keeps its uid: --cgroup=track gives it a leaf, under uid_0.
+	local d
+	for d in "$(leaf_parent 0)" "$(cpu_group 0)"; do
+		[[ -d $d ]] || UID0_MADE+=("$d")
+	done
+	: >"$OPEN/empty"
+	rm -f "$OPEN/esc" "$R"
+	# The command covers its own leaf's cgroup.kill, in the namespace
+	# leash shares with it and that dies with them.
+	BOUND=20 run --separate-stderr bounded unshare -m --propagation private -- \
+		"$LEASH" -v --report="$R" --cgroup=track -t 0.5 -k 0.5 -- sh -c '
+		kill=$4$(sed -n "s/^0:://p" /proc/self/cgroup)/cgroup.kill
+		mount --bind "$3" "$kill" && mount -o remount,bind,ro "$kill" || exit 99
+		'"$STUBBORN" sh "$MARK" "$OPEN/esc" "$OPEN/empty" "$CG2"
+	printf '%s\n' "$stderr" >&2
+	assert_status 137
+	escapee_dies
+	[[ $stderr == *"leash: fallback: no-cgroup-kill: each process of the leaf is killed, the leaf frozen meanwhile: Read-only file system"* ]]
+	reported no-cgroup-kill
+	[ "$(jq -r '.kills_failed | length' "$R")" = 0 ]
+	assert_no_leftovers
 }
 
 # --- the report and -v on a host that needs none ---------------------------------
