@@ -52,7 +52,7 @@ struct cgroup_plan {
 	 * cgroup_signal skips it, since the caller signalled it already. */
 	pid_t child;
 
-	/* State, owned by lib/cgroup.c, set by cgroup_prepare. */
+	/* State, owned by lib/cg*.c (cgplan.h), set by cgroup_prepare. */
 	bool active;            /* a group was prepared: the child joins it */
 	bool created;           /* the cpu uid group was made by this launch */
 	int version;            /* cpu hierarchy: 1 or 2; 0: leaf only */
