@@ -129,13 +129,16 @@ int cg_locate(struct cgroup_plan *cg, uid_t uid)
 }
 
 /* The usual places, where mountinfo (dear to read: tens of µs) would
- * find them: cgroup2 at /sys/fs/cgroup (unified) or .../unified
- * (hybrid), the v1 cpu hierarchy at /sys/fs/cgroup/cpu or /dev/cpuctl
- * (Android).  A controller lives in one hierarchy only, so a uid group
- * with cpu.weight means cpu is on cgroup2, one with cpu.shares that it
- * is on v1. */
+ * find them: cgroup2 at /sys/fs/cgroup (unified, Android 12+),
+ * .../unified (hybrid) or /dev/cg2_bpf (Android 10-11), the v1 cpu
+ * hierarchy at /sys/fs/cgroup/cpu or /dev/cpuctl (Android).  In that
+ * order: a Debian host's steady state never looks at Android's places.
+ * A controller lives in one hierarchy only, so a uid group with
+ * cpu.weight means cpu is on cgroup2, one with cpu.shares that it is on
+ * v1. */
+#define CG_COUNT(a) (sizeof a / sizeof *a)
 static const char *const cg_v2_bases[] = {
-	"/sys/fs/cgroup", "/sys/fs/cgroup/unified",
+	"/sys/fs/cgroup", "/sys/fs/cgroup/unified", "/dev/cg2_bpf",
 };
 static const char *const cg_v1_bases[] = {
 	"/sys/fs/cgroup/cpu", "/dev/cpuctl",
@@ -169,7 +172,7 @@ int cg_fast_find(struct cgroup_plan *cg, const char *name)
 	char top[CGROUP_PATH_MAX];
 	size_t i;
 
-	for (i = 0; i < 2 && cg->uid_fd < 0; i++)
+	for (i = 0; i < CG_COUNT(cg_v2_bases) && cg->uid_fd < 0; i++)
 		cg->uid_fd = cg_fast_open(cg_v2_bases[i], name,
 					  MOUNTINFO_CGROUP2_MAGIC, NULL,
 					  cg->leaf_top, cg->leaf_uid);
@@ -183,7 +186,7 @@ int cg_fast_find(struct cgroup_plan *cg, const char *name)
 		strcpy(cg->cpu_uid, cg->leaf_uid);
 		return 0;
 	}
-	for (i = 0; i < 2 && cg->cpu_fd < 0; i++)
+	for (i = 0; i < CG_COUNT(cg_v1_bases) && cg->cpu_fd < 0; i++)
 		cg->cpu_fd = cg_fast_open(cg_v1_bases[i], name,
 					  MOUNTINFO_CGROUP1_MAGIC, "cpu.shares",
 					  top, cg->cpu_uid);
