@@ -377,3 +377,14 @@ int cgroup_prepare(struct cgroup_plan *cg, uid_t uid, const char **what)
 	cg_note_ready(cg);
 	return 0;
 }
+
+bool cgroup_join_refused(struct cgroup_plan *cg, int step, int err)
+{
+	if (cg->mode != CGROUP_AUTO || !cg_soft_errno(err))
+		return false;
+	cgroup_join_error(cg, step, err);
+	cg_note(cg, "running without a cgroup: %.*s", cg->hint_at, cg->msg);
+	cg_reset(cg);
+	cg->mode = CGROUP_OFF;
+	return true;
+}

@@ -98,6 +98,14 @@ int cgroup_join_step(const struct cgroup_plan *cg, bool born,
  * path, the error and a hint (STEP 0 when unknown).  Points into cg. */
 const char *cgroup_join_error(struct cgroup_plan *cg, int step, int err);
 
+/* Auto mode, after the child's join failed with ERR (its STEP) and
+ * cgroup_release: a refusal (EACCES, EPERM, EROFS: a security policy
+ * such as SELinux, a group that is not ours) counts as a group not ours
+ * to make.  Then true: the reason goes to note, the plan is emptied and
+ * its mode set to off, so the caller runs the command again without a
+ * group (it never started: the join precedes the identity switch). */
+bool cgroup_join_refused(struct cgroup_plan *cg, int step, int err);
+
 /* Signal every process in our leaf except cg->child (a no-op without a
  * leaf).  Freezes the leaf meanwhile when it can, so forks cannot slip
  * through and no pid is reused under us.  -1 with errno on failure. */
