@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cgfs.h"
 #include "diag.h"
@@ -54,6 +55,11 @@ const char *cg_hint(int err)
 		       "--cgroup-root DIR, or use --cgroup=off";
 	case EACCES:
 	case EPERM:
+		/* Root refused: SELinux (Android), or no CAP_DAC_OVERRIDE. */
+		if (geteuid() == 0)
+			return "refused to root: a security policy such as "
+			       "SELinux, or a group of another owner; use "
+			       "--cgroup=off";
 		return "run as root or give a delegated subtree with "
 		       "--cgroup-root DIR";
 	default:
