@@ -74,16 +74,13 @@ static int cg_locate_leaf_only(struct cgroup_plan *cg, const char *v2)
 	return cg_path(cg, cg->leaf_top, v2, "leash");
 }
 
-/* Pick the hierarchies and compute every path (nothing is made yet). */
-int cg_locate(struct cgroup_plan *cg, uid_t uid)
+/* The tops, R of the cpu groups and of the leaves: from --cgroup-root,
+ * or from what mountinfo found, by the mode. */
+static int cg_locate_tops(struct cgroup_plan *cg,
+			  const struct mountinfo_cgroups *m)
 {
 	const char *root = cg_root_option(cg);
-	struct mountinfo_cgroups m;
-	char name[32];
 
-	if (mountinfo_cgroups(NULL, &m) < 0)
-		return cg_fail(cg, errno, true, cg_hint(errno),
-			       "cannot read /proc/self/mountinfo");
 	if (root) {
 		if (cg_locate_root(cg, root) < 0)
 			return -1;
@@ -92,40 +89,61 @@ int cg_locate(struct cgroup_plan *cg, uid_t uid)
 			cg->version = 0;
 			cg->cpu_top[0] = '\0';
 		}
-	} else if (cg->mode == CGROUP_TRACK ||
-		   (!m.v2cpu && !m.v1cpu[0] && m.v2[0] &&
-		    cg->mode == CGROUP_AUTO)) {
-		if (!m.v2[0])
-			return cg_fail_none(cg, &m);
+		return 0;
+	}
+	if (cg->mode == CGROUP_TRACK ||
+	    (!m->v2cpu && !m->v1cpu[0] && m->v2[0] &&
+	     cg->mode == CGROUP_AUTO)) {
+		if (!m->v2[0])
+			return cg_fail_none(cg, m);
 		if (cg->mode == CGROUP_AUTO) {
-			cg_fail_none(cg, &m);
+			cg_fail_none(cg, m);
 			cg_note(cg, "cgroup: tracking leaf only: %.*s",
 				cg->hint_at, cg->msg);
 		}
-		if (cg_locate_leaf_only(cg, m.v2) < 0)
-			return -1;
-	} else if (m.v2cpu || m.v1cpu[0]) {
-		cg->version = m.v2cpu ? 2 : 1;
-		if (cg_path(cg, cg->cpu_top, m.v2cpu ? m.v2 : m.v1cpu,
-			    "leash") < 0)
-			return -1;
-	} else {
-		return cg_fail_none(cg, &m);
+		return cg_locate_leaf_only(cg, m->v2);
 	}
+	if (m->v2cpu || m->v1cpu[0]) {
+		cg->version = m->v2cpu ? 2 : 1;
+		return cg_path(cg, cg->cpu_top, m->v2cpu ? m->v2 : m->v1cpu,
+			       "leash");
+	}
+	return cg_fail_none(cg, m);
+}
+
+/* The uid groups under the tops; hybrid: the leaf's top in cgroup2. */
+static int cg_locate_uids(struct cgroup_plan *cg,
+			  const struct mountinfo_cgroups *m, uid_t uid)
+{
+	char name[32];
+
 	cg_name(name, "uid_", uid);
 	if (cg->version && cg_path(cg, cg->cpu_uid, cg->cpu_top, name) < 0)
 		return -1;
 	if (cg->version == 2) {
 		strcpy(cg->leaf_top, cg->cpu_top);
-	} else if (cg->version == 1 && m.v2[0]) {
+	} else if (cg->version == 1 && m->v2[0]) {
 		/* Hybrid: track the launch in cgroup2, no controllers. */
-		if (cg_path(cg, cg->leaf_top, m.v2, "leash") < 0)
+		if (cg_path(cg, cg->leaf_top, m->v2, "leash") < 0)
 			return -1;
 	}
 	if (cg->leaf_top[0] &&
 	    cg_path(cg, cg->leaf_uid, cg->leaf_top, name) < 0)
 		return -1;
 	return 0;
+}
+
+/* Pick the hierarchies and compute every path (nothing is made yet). */
+int cg_locate(struct cgroup_plan *cg, uid_t uid)
+{
+	struct mountinfo_cgroups m;
+
+	if (mountinfo_cgroups(NULL, &m) < 0)
+		return cg_fail(cg, errno, true, cg_hint(errno),
+			       "cannot read /proc/self/mountinfo");
+	if (cg_locate_tops(cg, &m) < 0)
+		return -1;
+	return cg_locate_uids(cg, &m, uid);
 }
 
 /* The usual places, where mountinfo (dear to read: tens of µs) would
