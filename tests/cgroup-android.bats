@@ -238,9 +238,12 @@ escapee_gone() {
 	android -c -2 -- "$LEASH" -u "$UA" -- true
 	assert_status 0
 	chown 65534 "$SB1/leash/uid_$UA/tasks"
-	android -c -2 --nodac -- "$LEASH" -v -u "$UA" -t 1 -- \
+	android -c -2 --nodac -- "$LEASH" -v -u "$UA" -t 1 \
+		--report="$BATS_TEST_TMPDIR/r.json" -- \
 		sh -c "cat /proc/self/cgroup; $ESCAPEE"
 	assert_status 124
+	run_report=$(jq -c '[.cgroup, .cgroup_reason, .tree_kill]' "$BATS_TEST_TMPDIR/r.json")
+	[[ $run_report == "[null,\"cannot join cgroup '/dev/cpuctl/leash/uid_$UA': Permission denied\",\"subreaper\"]" ]]
 	[[ $output == *"leash: running without a cgroup: cannot join cgroup '/dev/cpuctl/leash/uid_$UA': Permission denied"* ]]
 	[[ $(cpu_of) != */leash/* && $(v2_of) != */leash/* ]]
 	[[ $(grep -c '^escapee' <<<"$output") == 1 ]]
