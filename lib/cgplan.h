@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
-/* cgplan: the internals the cgroup files share (cgroup.c builds,
- * cgfind.c discovers, cgjoin.c joins, cgrelease.c signals and removes);
- * not for the rest of leash, which sees cgroup.h only. */
+/* cgplan: the internals the cgroup files share, private to them. */
+/* cgroup.c prepares (builds the groups), cgfind.c discovers, cgjoin.c
+ * joins, cgrelease.c signals and removes; the rest of leash sees
+ * cgroup.h only. */
 #ifndef LEASH_CGPLAN_H
 #define LEASH_CGPLAN_H
 
