@@ -12,6 +12,7 @@
 #include "clone3.h"
 #include "execvp.h"
 #include "fallback.h"
+#include "ptymon.h"
 
 extern char **environ;
 
@@ -66,6 +67,21 @@ static void child_note(int fd, unsigned taken)
 		;
 }
 
+/* With a pty, the command runs under a monitor (lib/ptymon.c) that
+ * stays root and dies with leash; returns the command's parent. */
+static pid_t child_monitor(const struct plan *p, pid_t parent, int fd)
+{
+	pid_t monitor;
+
+	if (!p->pty || p->pty->master < 0)
+		return parent;
+	child_pdeathsig(p, parent, fd);
+	close(p->pty->master);
+	if (ptymon_start(p->pty->slave, fd, &monitor) < 0)
+		child_fail(fd, SPAWN_SESSION, 0, 125);
+	return monitor;
+}
+
 static _Noreturn void child_run(const struct plan *p, const sigset_t *mask,
 				pid_t parent, int fd, bool born)
 {
@@ -80,6 +96,7 @@ static _Noreturn void child_run(const struct plan *p, const sigset_t *mask,
 	/* Join while still root: the groups are not the target's to write. */
 	if (p->cg.active && cgroup_join_step(&p->cg, born, &cstep) < 0)
 		child_fail(fd, SPAWN_CGROUP, (int)cstep, 125);
+	parent = child_monitor(p, parent, fd);
 	if (ident_apply(&p->id, &step) < 0)
 		child_fail(fd, SPAWN_IDENT, (int)step, 125);
 	if (fallback_taken != had)

@@ -277,10 +277,11 @@ static void expire(struct watch *w)
 	deliver(w, w->next_signal, grace_over ? TALLY_KILL_AFTER : TALLY_DEADLINE);
 }
 
-/* The command stopped itself inside its pty (`suspend -f`, `kill -STOP
- * $$`): give the caller its terminal back and stop leash's own job, as
- * sudo does, so the caller's shell sees a stopped job; `fg` continues
- * leash, which takes the terminal again and continues the command. */
+/* The command stopped inside its pty (^Z, `kill -STOP $$`), and its
+ * monitor (our child) with it: give the caller its terminal back and
+ * stop leash's own job, as sudo does, so the caller's shell sees a
+ * stopped job; `fg` continues leash, which takes the terminal again and
+ * continues the monitor, which continues the command. */
 static void suspend_session(struct watch *w)
 {
 	struct pty *p = w->relay->pty;
@@ -311,8 +312,9 @@ static bool on_terminal_signal(struct watch *w, int sig)
 	switch (sig) {
 	case SIGCHLD: on_child_change(w); return true;
 	case SIGWINCH: pty_sync_size(w->relay->pty); return true;
-	/* Told to stop from outside: the command stops, then we follow. */
-	case SIGTSTP: kill(w->pid, SIGSTOP); return true;
+	/* Told to stop from outside: the monitor stops the command, then
+	 * itself, and we follow (suspend_session). */
+	case SIGTSTP: kill(w->pid, SIGTSTP); return true;
 	case SIGCONT:
 		relay_resume(w->relay);
 		pty_raw(w->relay->pty);

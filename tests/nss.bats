@@ -106,12 +106,13 @@ assert_file() {
 }
 
 # in_root ROOT CMD...: CMD chrooted in ROOT, which gets the host's /usr
-# (and /bin, /lib ... where they are not links into it), NSS_DIR, and the
-# stand-in as its getent.
+# (and /bin, /lib ... where they are not links into it), NSS_DIR, a /proc
+# and the stand-in as its getent.
 in_root() {
 	unshare -m --propagation private -- sh -c 'r=$1 dir=$2; shift 2
 		mount --rbind /usr "$r/usr" && mount --bind "$dir" "$r$dir" &&
-		mount --bind "$dir/getent" "$r/usr/bin/getent" || exit 99
+		mount --bind "$dir/getent" "$r/usr/bin/getent" &&
+		mkdir -p "$r/proc" && mount -t proc proc "$r/proc" || exit 99
 		for d in bin sbin lib lib64; do
 			[ -L "/$d" ] || [ ! -d "/$d" ] || mount --rbind "/$d" "$r/$d" || exit 99
 		done
