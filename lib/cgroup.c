@@ -967,11 +967,18 @@ int cgroup_signal(const struct cgroup_plan *cg, int sig)
 	return cg_signal_leaf(cg, sig, cg->child);
 }
 
+/* ENOSYS: the leaf is there but has no cgroup.kill (Linux before 5.14).
+ * Both say ENOENT, and cg_on_leaf takes ENOENT for a leaf gone, with
+ * nobody left to kill: on 5.10 the leaf's escapees lived on. */
 static int cg_kill_fd(int leaf, int sig, pid_t skip)
 {
 	(void)sig;
 	(void)skip;
-	return cgfs_write(leaf, "cgroup.kill", "1");
+	if (cgfs_write(leaf, "cgroup.kill", "1") == 0)
+		return 0;
+	if (errno == ENOENT && faccessat(leaf, "cgroup.procs", F_OK, 0) == 0)
+		errno = ENOSYS;
+	return -1;
 }
 
 static int cg_kill_leaf(const struct cgroup_plan *cg)
@@ -980,6 +987,9 @@ static int cg_kill_leaf(const struct cgroup_plan *cg)
 	/* cgroup.kill (5.14) also catches forks racing with it. */
 	if (cg_on_leaf(cg, SIGKILL, 0, cg_kill_fd) == 0)
 		return 0;
+	if (errno == ENOSYS)
+		cg_note(cg, "cgroup: no cgroup.kill: freezing %s to kill it",
+			cg->leaf);
 	return cg_signal_leaf(cg, SIGKILL, 0);
 }
 
