@@ -1,20 +1,27 @@
 #!/bin/bash
 # SPDX-License-Identifier: ISC
-# check-vm: run the cgroup tests and the fair-share demo in a throw-away
-# qemu guest (software emulation) whose only cgroup mount is cgroup2, so
-# the cpu controller is on v2 there, whatever the host has. The guest
-# is a Debian kernel from the archive plus an initramfs with static
+# check-vm: run the cgroup tests and the fair-share demo in throw-away
+# qemu guests (software emulation) whose only cgroup mount is cgroup2, so
+# the cpu controller is on v2 there, whatever the host has. Each guest
+# is a Debian kernel from the archive plus one initramfs with static
 # busybox, static bash, bats-core, the static build/ binaries and tests/.
-# Nothing is installed from the downloaded packages: they are unpacked
-# under build/vm-cache. Exit 0 only when every guest stage passed.
+# Two kernels by default, one after the other, each running every stage:
+# Debian 12's 6.1 and Debian 11's 5.10 (no cgroup.kill: leash kills a
+# leaf by freezing it). Nothing is installed from the downloaded
+# packages: they are unpacked under build/vm-cache. Exit 0 only when
+# every guest stage passed on every kernel.
 #
 # Environment:
 #   LEASH_BUILDDIR, LEASH_SRCDIR  (set by make) build and source trees;
 #                default build/ and the directory above this script
-#   VM_TIMEOUT   hard limit for the whole guest run, seconds (default 900)
+#   VM_KERNELS   Debian suites whose linux-image-amd64 is booted, in turn
+#                (default "bookworm bullseye"; any suite of the archive)
+#   VM_TIMEOUT   hard limit for each kernel's guest run, seconds (default 900)
 #   VM_MEM       guest memory, MiB (default 1536)
 #   VM_SMP       guest CPUs (default 2)
-#   VM_KERNEL    use this vmlinuz instead of the archive's linux-image-amd64
+#   VM_KERNEL    boot only this vmlinuz instead of VM_KERNELS' packages
+#   VM_REFRESH   1: ask the archive again for a kernel of a suite other
+#                than the host's (default: the cached one, if any)
 #   VM_TESTS     comma-separated bats files, relative to the source tree
 #                (default tests/cgroup.bats, clone3.bats, cgroup-track.bats)
 #   VM_BENCH     0: no bench stage (default 1: build/bench's launch and
@@ -34,6 +41,7 @@ srcdir=${LEASH_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 builddir=${LEASH_BUILDDIR:-${BUILDDIR:-$srcdir/build}}
 case $builddir in /*) ;; *) builddir=$PWD/$builddir ;; esac
 cache=$builddir/vm-cache
+VM_KERNELS=${VM_KERNELS:-bookworm bullseye}
 VM_TIMEOUT=${VM_TIMEOUT:-900}
 VM_MEM=${VM_MEM:-1536}
 VM_SMP=${VM_SMP:-2}
@@ -43,6 +51,7 @@ VM_TOOLS=${VM_TOOLS-setpriv setsid unshare nsenter mount umount flock \
 	getent find useradd userdel groupadd groupdel ps pgrep pkill}
 VM_SELFTEST=${VM_SELFTEST:-0}
 stage=
+declare -A kimage=() krelease=()
 
 say() { printf 'check-vm: %s\n' "$*" >&2; }
 die() { say "FAIL: $*"; exit 1; }
@@ -117,7 +126,7 @@ unpack() {
 }
 
 get_packages() {
-	local k
+	local name
 	mkdir -p "$cache"
 	fetch busybox-static
 	fetch bash-static
@@ -125,45 +134,151 @@ get_packages() {
 	unpack busybox-static
 	unpack bash-static
 	unpack bats
-	[ -n "${VM_KERNEL:-}" ] && return 0
-	k=$(kernel_pkg)
+	kernels=()
+	if [ -n "${VM_KERNEL:-}" ]; then
+		[ -f "$VM_KERNEL" ] || die "VM_KERNEL: no such file: $VM_KERNEL"
+		kernels=(custom)
+		kimage[custom]=$VM_KERNEL
+		# vmlinuz-RELEASE names what uname -r will say; else unchecked.
+		krelease[custom]=$(basename "$VM_KERNEL" | sed -n 's/^vmlinuz-//p')
+		return 0
+	fi
+	for name in $VM_KERNELS; do
+		case $name in
+		*[!a-z]* | "") die "VM_KERNELS: '$name' is not a Debian suite name" ;;
+		esac
+		kernel_get "$name"
+		kernels+=("$name")
+	done
+	[ "${#kernels[@]}" -gt 0 ] || die "VM_KERNELS is empty"
+}
+
+# host_suite: the codename of this host's Debian, whose apt lists hold
+# its kernel already.
+host_suite() {
+	(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+}
+
+# kernel_get SUITE: find, download, unpack SUITE's kernel image; set
+# kimage[SUITE] and krelease[SUITE].
+kernel_get() {
+	local k
+	if [ "$1" = "$(host_suite)" ]; then
+		k=$(kernel_host)
+	else
+		k=$(kernel_private "$1")
+	fi
+	echo "$k" > "$cache/kernel-$1"
+	prune_kernels "$k"
+	kernel_unpack "$k"
+	kernel_check "$k"
+	kimage[$1]=$kimage_path
+	krelease[$1]=${k#linux-image-}
+}
+
+# kernel_host: the host's own apt lists name the package; downloaded
+# with the host's apt, as the other packages are.
+kernel_host() {
+	local k
+	k=$(kernel_pkg apt-cache)
 	if [ -z "$k" ]; then
 		apt-get update -qq || true
-		k=$(kernel_pkg)
+		k=$(kernel_pkg apt-cache)
 	fi
 	if [ -n "$k" ]; then
 		fetch "$k"
-		prune_kernels "$k"
 	else
 		say "no kernel package name from apt; using the cache"
-		k=$(ls "$cache" | sed -n 's/^\(linux-image-[0-9][^_]*\)_.*\.deb$/\1/p' |
-			sort -V | tail -n 1)
-		[ -n "$k" ] || die "no linux-image package found or cached"
+		k=$(kernel_cached "$(host_suite)")
 	fi
-	kernel_unpack "$k"
+	echo "$k"
 }
 
-# prune_kernels PKG: drop cached kernels other than PKG.
+# kernel_private SUITE: another suite's kernel through a private apt
+# configuration (build-aux/aptpriv.sh: the host's apt state is left
+# alone); once cached, used without asking the archive again.
+kernel_private() {
+	local k apt=$cache/apt-$1
+	k=$(kernel_cached "$1")
+	if [ -n "$k" ] && [ "${VM_REFRESH:-0}" != 1 ]; then
+		echo "$k"
+		return 0
+	fi
+	. "$srcdir/build-aux/aptpriv.sh"
+	say "looking up $1's kernel (private apt config in $apt)"
+	apt_setup "$apt" deb amd64 "$1"
+	apt_run "$apt" update > "$apt.log" 2>&1 ||
+		say "apt-get update ($1) had errors: see $apt.log"
+	k=$(kernel_pkg apt_cache "$apt")
+	if [ -z "$k" ]; then
+		k=$(kernel_cached "$1")
+		[ -n "$k" ] || die "no linux-image-amd64 in $1 (see $apt.log)"
+		say "no kernel package name from $1's lists; using the cache"
+	elif ! ls "$cache/$k"_*.deb >/dev/null 2>&1; then
+		say "downloading $k ($1)"
+		(cd "$cache" && apt_run "$apt" download "$k") >> "$apt.log" 2>&1 ||
+			die "cannot download $k from $1 (see $apt.log)"
+	fi
+	apt_drop_lists "$apt"
+	echo "$k"
+}
+
+# kernel_pkg APT-CACHE [DIR]: the versioned image package that
+# linux-image-amd64 depends on.
+kernel_pkg() {
+	"$@" depends linux-image-amd64 2>/dev/null |
+		awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }'
+}
+
+# kernel_cached SUITE: the package last used for SUITE, if its .deb is
+# still here.
+kernel_cached() {
+	local k
+	k=$(cat "$cache/kernel-$1" 2>/dev/null) || return 0
+	ls "$cache/$k"_*.deb >/dev/null 2>&1 && echo "$k"
+	return 0
+}
+
+# prune_kernels PKG: drop cached kernels of PKG's series (linux-image-
+# 6.1., linux-image-5.10.) other than PKG; another suite's stay.
 prune_kernels() {
-	local f
-	for f in "$cache"/linux-image-*; do
+	local f series
+	series=$(echo "$1" | sed -n 's/^\(linux-image-[0-9]*\.[0-9]*\.\).*/\1/p')
+	[ -n "$series" ] || return 0
+	for f in "$cache/$series"*; do
 		case ${f##*/} in "$1" | "$1"_*) continue ;; esac
 		[ -e "$f" ] && rm -rf "$f"
 	done
 	return 0
 }
 
-# kernel_unpack PKG: only the vmlinuz, not the 400 MB of modules.
+# kernel_unpack PKG: only the vmlinuz and its config, not the 300 MB
+# of modules; sets kimage_path.
 kernel_unpack() {
 	local deb
 	deb=$(ls "$cache/$1"_*.deb | sort -V | tail -n 1)
-	VM_KERNEL=$(ls "$cache/$1"/boot/vmlinuz-* 2>/dev/null | head -n 1) || true
-	if [ -z "$VM_KERNEL" ]; then
+	kimage_path=$(ls "$cache/$1"/boot/vmlinuz-* 2>/dev/null | head -n 1) || true
+	if [ -z "$kimage_path" ] || ! ls "$cache/$1"/boot/config-* >/dev/null 2>&1; then
 		mkdir -p "$cache/$1"
 		dpkg-deb --fsys-tarfile "$deb" |
-			tar -x -C "$cache/$1" --wildcards './boot/vmlinuz-*'
-		VM_KERNEL=$(ls "$cache/$1"/boot/vmlinuz-* | head -n 1)
+			tar -x -C "$cache/$1" --wildcards './boot/vmlinuz-*' './boot/config-*'
+		kimage_path=$(ls "$cache/$1"/boot/vmlinuz-* | head -n 1)
 	fi
+}
+
+# kernel_check PKG: the guest loads no module (its initramfs has none),
+# so what it needs must be built into the image: check the package's
+# config for it.
+kernel_check() {
+	local config opt missing=
+	config=$(ls "$cache/$1"/boot/config-* | head -n 1)
+	for opt in BLK_DEV_INITRD RD_GZIP SERIAL_8250_CONSOLE DEVTMPFS TMPFS \
+		UNIX98_PTYS BINFMT_SCRIPT CGROUPS CGROUP_SCHED FAIR_GROUP_SCHED \
+		PID_NS USER_NS SECCOMP; do
+		grep -qx "CONFIG_$opt=y" "$config" || missing="$missing $opt"
+	done
+	[ -z "$missing" ] ||
+		die "$1 lacks, built in, what the guest needs:$missing"
 }
 
 # is_static FILE: true when FILE needs no dynamic loader.
@@ -245,56 +360,64 @@ make_initrd() {
 	local bb=$cache/busybox-static/bin/busybox
 	(cd "$stage/root" && find . | "$bb" cpio -o -H newc 2>/dev/null) |
 		gzip -1 > "$stage/initrd.gz"
-	say "initramfs $(($(stat -c %s "$stage/initrd.gz") / 1024)) KiB," \
-		"kernel $(basename "$VM_KERNEL")"
+	say "initramfs $(($(stat -c %s "$stage/initrd.gz") / 1024)) KiB"
 }
 
-# boot: run the guest with a hard limit; console to the log and stdout.
+# boot NAME: run the guest on kernel NAME with a hard limit; console to
+# its log and stdout.
 boot() {
 	local append="console=ttyS0 panic=-1 quiet loglevel=4 LEASH_VM=1"
+	append="$append LEASHVM_NAME=$1 LEASHVM_RELEASE=${krelease[$1]:-unknown}"
 	append="$append LEASHVM_TESTS=$VM_TESTS LEASHVM_SELFTEST=$VM_SELFTEST"
 	append="$append LEASHVM_BENCH=$VM_BENCH"
 	append="$append ${VM_APPEND:-}"
 	: > "$results"
-	say "booting (qemu tcg, $VM_SMP cpus, $VM_MEM MiB, limit $VM_TIMEOUT s)"
+	say "[$1] booting $(basename "${kimage[$1]}") (qemu tcg, $VM_SMP cpus," \
+		"$VM_MEM MiB, limit $VM_TIMEOUT s)"
 	set +e
 	timeout --foreground -k 30 "$VM_TIMEOUT" \
 		qemu-system-x86_64 -accel tcg -cpu max -smp "$VM_SMP" \
 		-m "$VM_MEM" -nodefaults -no-user-config -display none \
 		-no-reboot -serial stdio -serial "file:$results" \
-		-kernel "$VM_KERNEL" -initrd "$stage/initrd.gz" \
+		-kernel "${kimage[$1]}" -initrd "$stage/initrd.gz" \
 		-append "$append" < /dev/null 2>&1 | tee "$console"
 	qemu_rc=${PIPESTATUS[0]}
 	set -e
 }
 
-# report: parse the result lines; print the summary; exit status.
+# report NAME: parse kernel NAME's result lines, print them and its
+# summary line; 0 when every stage passed there.
 report() {
-	local lines pass fail skip bad secs=$(($(date +%s) - started))
+	local lines pass fail skip bad= ran= secs=$(($(date +%s) - booted))
 	lines=$(tr -d '\r' < "$results" | grep '^LEASHVM ' || true)
+	grep '^LEASHVM ' <<<"$lines" | sed "s/^/check-vm: [$1] /" >&2
+	say "[$1] wall time ${secs} s, guest log in $console"
 	if [ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ]; then
-		die "guest timed out after $VM_TIMEOUT s (qemu killed; console in $console)"
+		bad="guest timed out after $VM_TIMEOUT s (qemu killed)"
+	elif ! grep -q '^LEASHVM boot' <<<"$lines"; then
+		bad="guest did not boot (qemu status $qemu_rc)"
+	elif ! grep -q '^LEASHVM end' <<<"$lines"; then
+		bad="guest stopped before the end (qemu status $qemu_rc)"
 	fi
-	if ! grep -q '^LEASHVM boot' <<<"$lines"; then
-		die "guest did not boot (qemu status $qemu_rc; console in $console)"
+	# The kernel that ran, as the guest's uname -r says.
+	ran=$(sed -n 's/^LEASHVM boot kernel=\([^ ]*\).*/\1/p' <<<"$lines")
+	if [ -z "$bad" ] && [ -n "${krelease[$1]}" ] &&
+	   [ "$ran" != "${krelease[$1]}" ]; then
+		bad="the guest ran $ran, not ${krelease[$1]}"
 	fi
-	grep -q '^LEASHVM end' <<<"$lines" ||
-		die "guest stopped before the end (qemu status $qemu_rc; console in $console)"
 	pass=$(sum_field pass <<<"$lines")
 	fail=$(sum_field fail <<<"$lines")
 	skip=$(sum_field skip <<<"$lines")
-	bad=$(grep '^LEASHVM stage=' <<<"$lines" | grep -v ' rc=0 ' |
-		sed 's/^LEASHVM stage=\([^ ]*\) \(rc=[0-9]*\).*/\1 (\2)/' |
-		paste -sd, - | sed 's/,/, /g' || true)
-	[ -z "$bad" ] || bad="failed stages: $bad"
-	grep '^LEASHVM ' <<<"$lines" | sed 's/^/check-vm: /' >&2
-	say "wall time ${secs} s, guest log in $console"
-	[ -z "$bad" ] && [ "$fail" = 0 ] && [ "$pass" -gt 0 ] && {
-		echo "check-vm: $pass passed, $fail failed, $skip skipped"
-		return 0
-	}
-	echo "check-vm: $pass passed, $fail failed, $skip skipped"
-	die "${bad:-no test passed}"
+	if [ -z "$bad" ]; then
+		bad=$(grep '^LEASHVM stage=' <<<"$lines" | grep -v ' rc=0 ' |
+			sed 's/^LEASHVM stage=\([^ ]*\) \(rc=[0-9]*\).*/\1 (\2)/' |
+			paste -sd, - | sed 's/,/, /g' || true)
+		[ -z "$bad" ] || bad="failed stages: $bad"
+	fi
+	[ -n "$bad" ] || [ "$fail" = 0 ] || bad="$fail failed"
+	[ -n "$bad" ] || [ "$pass" -gt 0 ] || bad="no test passed"
+	summary+=("check-vm: [$1] ${ran:-?}: $pass passed, $fail failed, $skip skipped, ${secs} s: ${bad:-ok}")
+	[ -z "$bad" ]
 }
 
 sum_field() {
@@ -303,18 +426,27 @@ sum_field() {
 }
 
 main() {
+	local name rc=0 line
 	started=$(date +%s)
 	host_deps
 	get_packages
 	mkdir -p "$builddir"
 	stage=$(mktemp -d "$builddir/vm-stage.XXXXXX")
-	console=$builddir/vm-console.log
 	results=$stage/results
 	stage_userland
 	stage_project
 	make_initrd
-	boot
-	report
+	summary=()
+	for name in "${kernels[@]}"; do
+		console=$builddir/vm-console-$name.log
+		booted=$(date +%s)
+		boot "$name"
+		report "$name" || rc=1
+	done
+	for line in "${summary[@]}"; do echo "$line"; done
+	echo "check-vm: total wall time $(($(date +%s) - started)) s," \
+		"${#kernels[@]} kernel(s): $([ "$rc" = 0 ] && echo ok || echo FAIL)"
+	return "$rc"
 }
 
 main "$@"

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "fallback.h"
 #include "report.h"
 #include "reportfile.h"
 #include "signals.h"
@@ -180,6 +181,7 @@ static void where(struct report *r)
 
 	r->tree_kill = p->tree_kill;
 	r->pty = p->pty != NULL;
+	r->fallbacks = fallback_taken;
 	/* The paths outlive cgroup_release (which clears active). */
 	if (!cg->version || !cg->cpu_uid[0]) {
 		r->cg_reason = ac.why && *ac.why ? ac.why : "none";

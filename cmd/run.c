@@ -12,6 +12,7 @@
 #include "cgfs.h"
 #include "cmd.h"
 #include "diag.h"
+#include "fallback.h"
 #include "reaper.h"
 
 /* The pty step of the story: for an interactive session of another
@@ -72,9 +73,10 @@ static void tree_prepare(struct plan *plan)
 	if (reaper_enable() < 0) {
 		/* A fallback, said under -v (and in the report) as the others
 		 * are; a word always when --kill-leftovers asked for it. */
+		fallback_note(FALLBACK_SUBREAPER);
 		if (plan->verbose || plan->cg.kill_leftovers)
-			diag_warn_errno(errno, "cannot become a child subreaper: "
-					"signals reach the process group only");
+			fallback_say(FALLBACK_SUBREAPER, errno, "signals reach "
+				     "the process group only");
 		return;
 	}
 	plan->subreaper = true;
@@ -82,14 +84,15 @@ static void tree_prepare(struct plan *plan)
 		plan->tree_kill = TREE_SUBREAPER;
 }
 
-/* An option that asked for a cgroup is never dropped without a word. */
-static void cgroup_say_dropped(const struct plan *plan)
+/* An option that asked for a cgroup is never dropped without a word.
+ * REFUSED: auto dropped the group after a refused join (mode now off). */
+static void cgroup_say_dropped(const struct plan *plan, bool refused)
 {
 	const struct cgroup_plan *cg = &plan->cg;
 	const char *why = plan->cg_why_none && *plan->cg_why_none ?
 			  plan->cg_why_none : "no usable cgroup";
 
-	if (cg->mode != CGROUP_AUTO || cg->active)
+	if ((cg->mode != CGROUP_AUTO && !refused) || cg->active)
 		return;
 	if (cg->weight)
 		diag_warn("--cpu-weight %u not applied: %s", cg->weight, why);
@@ -131,15 +134,16 @@ static void account_tree(const struct plan *plan, struct outcome *out)
 	}
 }
 
-int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err)
+static int run_once(struct plan *plan, struct outcome *out,
+		    struct spawn_error *err, struct sigstate *ss)
 {
-	struct sigstate ss;
 	struct child c;
 	enum waiter_kind kind;
 	const char *what = "cgroup";
 
 	err->stage = 0;
 	plan->started = cmd_started;
+	fallback_verbose = plan->verbose;
 	if (waiter_kind_from_env(&kind) < 0) {
 		diag_warn("invalid LEASH_WAIT %s: use thread, pidfd or poll",
 			  diag_quote(getenv("LEASH_WAIT")));
@@ -150,15 +154,15 @@ int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err)
 		diag_warn("%s", what);
 		return -1;
 	}
-	cgroup_say_dropped(plan);
+	cgroup_say_dropped(plan, false);
 	tree_prepare(plan);
-	if (supervise_prepare(plan, &ss) < 0) {
+	if (supervise_prepare(plan, ss) < 0) {
 		diag_warn_errno(errno, "cannot set up signals");
 		cgroup_release(&plan->cg);
 		return -1;
 	}
-	terminal_prepare(plan, &ss, uid);
-	if (spawn_start(plan, &ss.orig_mask, &c) < 0) {
+	terminal_prepare(plan, ss, uid);
+	if (spawn_start(plan, &ss->orig_mask, &c) < 0) {
 		diag_warn_errno(errno, "fork system call failed");
 		terminal_close(plan);
 		cgroup_release(&plan->cg);
@@ -171,7 +175,7 @@ int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err)
 		 * the caller's terminal is raw. */
 		pty_raw(plan->pty);
 	}
-	int rc = supervise(plan, &ss, kind, &c, out);
+	int rc = supervise(plan, ss, kind, &c, out);
 	if (rc == 0)
 		account_tree(plan, out);
 	terminal_close(plan);
@@ -182,6 +186,39 @@ int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err)
 	spawn_result(&c, err);
 	if (rc < 0)
 		diag_warn_errno(errno, "error waiting for command");
+	return rc;
+}
+
+/* auto: a join the kernel refused (SELinux, a group not ours) is a group
+ * not ours to write, as DESIGN.md says: the command, which never
+ * started, runs once more without a group, unless something happened
+ * meanwhile (a signal, the deadline).  The first try's mask and timer
+ * slack are undone, so the second child starts as the first did. */
+static bool run_again_without_cgroup(struct plan *plan,
+				     const struct outcome *out,
+				     const struct spawn_error *err,
+				     const struct sigstate *ss)
+{
+	if (err->stage != SPAWN_CGROUP || out->timed_out || out->tally.nsent ||
+	    !cgroup_join_refused(&plan->cg, err->step, err->err))
+		return false;
+	cgroup_say_dropped(plan, true);
+	plan->pty = NULL;       /* closed: the second try opens its own */
+	sigprocmask(SIG_SETMASK, &ss->orig_mask, NULL);
+	prctl(PR_SET_TIMERSLACK, 0UL);
+	return true;
+}
+
+int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err)
+{
+	struct sigstate ss;
+	bool kill_leftovers = plan->cg.kill_leftovers;
+	int rc = run_once(plan, out, err, &ss);
+
+	if (rc == 0 && run_again_without_cgroup(plan, out, err, &ss)) {
+		plan->cg.kill_leftovers = kill_leftovers;
+		rc = run_once(plan, out, err, &ss);
+	}
 	return rc;
 }
 

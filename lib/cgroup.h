@@ -52,7 +52,7 @@ struct cgroup_plan {
 	 * cgroup_signal skips it, since the caller signalled it already. */
 	pid_t child;
 
-	/* State, owned by lib/cgroup.c, set by cgroup_prepare. */
+	/* State, owned by lib/cg*.c (cgplan.h), set by cgroup_prepare. */
 	bool active;            /* a group was prepared: the child joins it */
 	bool created;           /* the cpu uid group was made by this launch */
 	int version;            /* cpu hierarchy: 1 or 2; 0: leaf only */
@@ -97,6 +97,14 @@ int cgroup_join_step(const struct cgroup_plan *cg, bool born,
 /* Parent, after a failed join reported by the child: one line naming the
  * path, the error and a hint (STEP 0 when unknown).  Points into cg. */
 const char *cgroup_join_error(struct cgroup_plan *cg, int step, int err);
+
+/* Auto mode, after the child's join failed with ERR (its STEP) and
+ * cgroup_release: a refusal (EACCES, EPERM, EROFS: a security policy
+ * such as SELinux, a group that is not ours) counts as a group not ours
+ * to make.  Then true: the reason goes to note, the plan is emptied and
+ * its mode set to off, so the caller runs the command again without a
+ * group (it never started: the join precedes the identity switch). */
+bool cgroup_join_refused(struct cgroup_plan *cg, int step, int err);
 
 /* Signal every process in our leaf except cg->child (a no-op without a
  * leaf).  Freezes the leaf meanwhile when it can, so forks cannot slip

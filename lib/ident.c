@@ -19,6 +19,7 @@
 
 #include "aid.h"
 #include "caps.h"
+#include "fallback.h"
 #include "nss.h"
 #include "passwd.h"
 
@@ -456,12 +457,18 @@ static int ident_verify(const struct ident *id, bool drop)
 
 /* Join a new, empty, anonymous session keyring, so that the caller's
  * session keys can be neither read nor replaced.  A kernel without keys
- * (ENOSYS) has nothing to leak. */
+ * (ENOSYS) has nothing to leak; a seccomp profile that refuses keyctl
+ * (EPERM: Docker's, Podman's) refuses it to the command too, as the
+ * filter is inherited: it can neither read nor update a key. */
 static int keyring_fresh(void)
 {
 	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, (char *)NULL) >= 0)
 		return 0;
-	return errno == ENOSYS ? 0 : -1;
+	if (errno != ENOSYS && errno != EPERM)
+		return -1;
+	fallback_take(FALLBACK_KEYRING, errno, "keyctl is refused, to the "
+		      "command too: no fresh session keyring");
+	return 0;
 }
 
 /* setgroups needs privilege even when nothing changes: without it, the

@@ -4,7 +4,6 @@
 #include "quote.h"
 
 #include <string.h>
-#include <wctype.h>
 
 #define LQ_UTF8 "\xe2\x80\x98"
 #define RQ_UTF8 "\xe2\x80\x99"
@@ -33,6 +32,19 @@ static size_t utf8_char(const unsigned char *s, unsigned *cp)
 	return n;
 }
 
+/* Whether code point C (past ASCII) is printable, by the rule of musl's
+ * iswprint; ours, since glibc's iswprint without setlocale() knows only
+ * ASCII and leash never calls setlocale(). */
+static bool utf8_printable(unsigned c)
+{
+	if (c < 0xa0)
+		return false;
+	if (c < 0x2028 || (c > 0x2029 && c < 0xd800) ||
+	    (c >= 0xe000 && c < 0xfff9))
+		return true;
+	return c > 0xfffb && c <= 0x10ffff && (c & 0xfffe) != 0xfffe;
+}
+
 /* The escape GNU writes for control character C, or 0 for \ooo. */
 static char c_escape(unsigned char c)
 {
@@ -53,7 +65,7 @@ static size_t quote_char(const unsigned char *s, bool utf8, const char *rq,
 	char e = c_escape(s[0]);
 
 	if (utf8 && s[0] >= 0x80 && (n = utf8_char(s, &cp)))
-		printable = iswprint((wint_t)cp);
+		printable = utf8_printable(cp);
 	n = n ? n : 1;
 	if (!strncmp((const char *)s, rq, rqlen))  /* the closing quote, inside */
 		out[k++] = '\\';

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cgfs.h"
+#include "fallback.h"
 
 #define KILL_ROUNDS 200         /* x 5 ms: the bound of reaper_kill_all */
 
@@ -182,6 +183,17 @@ static bool proc_live(const struct proc *p)
 	return p->state != 'Z' && p->state != 'X' && p->state != 'x';
 }
 
+/* Said once, however many descendants are signalled. */
+static void pidfd_fallback(int err)
+{
+	static bool said;
+
+	if (!said)
+		fallback_take(FALLBACK_PIDFD, err, "descendants are signalled "
+			      "by pid, after a start-time check");
+	said = true;
+}
+
 /* A child of leash is pinned until leash reaps it; a deeper one may be
  * reaped by its own parent at any time, so it is signalled through a
  * pidfd taken while its start time still matches what the walk saw. */
@@ -192,7 +204,11 @@ static int proc_kill(const struct reaper *r, const struct proc *p, int sig)
 	if (p->ppid == r->self)
 		return kill(p->pid, sig) < 0 && errno != ESRCH ? -1 : 0;
 	fd = (int)syscall(SYS_pidfd_open, p->pid, 0);
-	if (fd < 0 && errno != ENOSYS)
+	/* ENOSYS before 5.3; EPERM, which pidfd_open never means itself,
+	 * from a seccomp profile. */
+	if (fd < 0 && (errno == ENOSYS || errno == EPERM))
+		pidfd_fallback(errno);
+	else if (fd < 0)
 		return errno == ESRCH ? 0 : -1;
 	if (cgfs_starttime(p->pid) != p->start)
 		rc = 0;                 /* gone; its pid went to another */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fallback.h"
 #include "signals.h"
 
 void jbuf_free(struct jbuf *b)
@@ -332,6 +333,22 @@ static void put_failed(struct jbuf *b, const struct tally *t)
 	jb_put(b, "]", 1);
 }
 
+static void put_fallbacks(struct jbuf *b, unsigned taken)
+{
+	bool first = true;
+
+	jb_put(b, "[", 1);
+	for (unsigned f = 1; f & FALLBACK_ALL; f <<= 1) {
+		if (!(taken & f))
+			continue;
+		if (!first)
+			jb_put(b, ",", 1);
+		first = false;
+		jb_str(b, fallback_name(f));
+	}
+	jb_put(b, "]", 1);
+}
+
 static void put_fate(struct jbuf *b, bool *first, const struct report *r)
 {
 	bool exited = r->have_status && r->result != RESULT_FAILED &&
@@ -395,6 +412,8 @@ int report_format(const struct report *r, struct jbuf *b)
 	jb_str(b, report_tree_name(r->tree_kill));
 	jb_key(b, &first, "pty");
 	jb_put(b, r->pty ? "true" : "false", r->pty ? 4 : 5);
+	jb_key(b, &first, "fallbacks");
+	put_fallbacks(b, r->fallbacks);
 	put_fate(b, &first, r);
 	jb_key(b, &first, "signals_sent");
 	put_sent(b, t);

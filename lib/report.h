@@ -59,6 +59,7 @@ struct report {
 	const char *cg_reason;
 	enum tree_kill tree_kill;
 	bool pty;
+	unsigned fallbacks;     /* enum fallback bits: listed by name */
 	/* What happened. */
 	enum report_result result;
 	bool have_status;       /* STATUS (exited) or SIGNAL (signalled) */

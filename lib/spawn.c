@@ -6,32 +6,23 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdint.h>
-#include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
 #include "clone3.h"
 #include "execvp.h"
+#include "fallback.h"
+#include "ptymon.h"
 
 extern char **environ;
-
-/* The failure as one eventfd count: stage (never 0) in the low 16 bits,
- * step in the next 16, errno above.  An eventfd is one descriptor where
- * the pipe was two (and a pipe buffer). */
-static uint64_t error_pack(int stage, int step, int err)
-{
-	return (uint64_t)(uint16_t)stage | (uint64_t)(uint16_t)step << 16 |
-	       (uint64_t)(uint32_t)err << 32;
-}
 
 /* Tell the parent which step failed, then leave without running atexit
  * handlers or flushing the parent's stdio buffers. */
 static _Noreturn void child_fail(int fd, int stage, int step, int code)
 {
-	uint64_t v = error_pack(stage, step, errno);
+	struct spawn_error e = { stage, step, errno };
 
-	while (write(fd, &v, sizeof v) < 0 && errno == EINTR)
+	while (write(fd, &e, sizeof e) < 0 && errno == EINTR)
 		;
 	_exit(code);
 }
@@ -66,11 +57,37 @@ static void child_pdeathsig(const struct plan *p, pid_t parent, int fd)
 	}
 }
 
+/* A fallback the child took (a refused keyctl): the parent's report
+ * names it too.  The exec goes on. */
+static void child_note(int fd, unsigned taken)
+{
+	struct spawn_error e = { SPAWN_NOTE, (int)taken, 0 };
+
+	while (write(fd, &e, sizeof e) < 0 && errno == EINTR)
+		;
+}
+
+/* With a pty, the command runs under a monitor (lib/ptymon.c) that
+ * stays root and dies with leash; returns the command's parent. */
+static pid_t child_monitor(const struct plan *p, pid_t parent, int fd)
+{
+	pid_t monitor;
+
+	if (!p->pty || p->pty->master < 0)
+		return parent;
+	child_pdeathsig(p, parent, fd);
+	close(p->pty->master);
+	if (ptymon_start(p->pty->slave, fd, &monitor) < 0)
+		child_fail(fd, SPAWN_SESSION, 0, 125);
+	return monitor;
+}
+
 static _Noreturn void child_run(const struct plan *p, const sigset_t *mask,
 				pid_t parent, int fd, bool born)
 {
 	enum ident_step step = 0;
 	enum cgroup_step cstep = 0;
+	unsigned had = fallback_taken;
 
 	/* leash ignores these so a background job cannot stop it. */
 	signal(SIGTTIN, SIG_DFL);
@@ -79,8 +96,11 @@ static _Noreturn void child_run(const struct plan *p, const sigset_t *mask,
 	/* Join while still root: the groups are not the target's to write. */
 	if (p->cg.active && cgroup_join_step(&p->cg, born, &cstep) < 0)
 		child_fail(fd, SPAWN_CGROUP, (int)cstep, 125);
+	parent = child_monitor(p, parent, fd);
 	if (ident_apply(&p->id, &step) < 0)
 		child_fail(fd, SPAWN_IDENT, (int)step, 125);
+	if (fallback_taken != had)
+		child_note(fd, fallback_taken & ~had);
 	child_pdeathsig(p, parent, fd);
 	if (p->chdir && workdir_enter(p->chdir, &p->chdir_fallback) < 0)
 		child_fail(fd, SPAWN_CHDIR, 0, 125);
@@ -109,7 +129,12 @@ static pid_t spawn_fork(struct plan *plan, bool *born)
 			*born = true;
 			return pid;
 		}
-		if (errno != ENOENT || cgroup_birth_lost(&plan->cg) < 0)
+		if (errno != ENOENT) {
+			fallback_take(FALLBACK_CLONE3, errno, "fork, then the "
+				      "child joins its leaf");
+			break;
+		}
+		if (cgroup_birth_lost(&plan->cg) < 0)
 			break;
 	}
 	*born = false;
@@ -119,12 +144,11 @@ static pid_t spawn_fork(struct plan *plan, bool *born)
 int spawn_start(struct plan *plan, const sigset_t *orig_mask,
 		struct child *c)
 {
+	int fds[2];
 	pid_t parent = getpid();
 	bool born;
-	/* Close-on-exec: an exec that works leaves nothing to read. */
-	int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 
-	if (efd < 0)
+	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -1;
 	/* fork, not vfork: a vfork parent sleeps until the child execs, so
 	 * a child stopped by the target user or blocked in chdir/execve on
@@ -136,29 +160,33 @@ int spawn_start(struct plan *plan, const sigset_t *orig_mask,
 	c->pid = spawn_fork(plan, &born);
 	if (c->pid < 0) {
 		int err = errno;
-		close(efd);
+		close(fds[0]);
+		close(fds[1]);
 		return errno = err, -1;
 	}
-	if (c->pid == 0)
-		child_run(plan, orig_mask, parent, efd, born);
-	c->errfd = efd;
+	if (c->pid == 0) {
+		close(fds[0]);
+		child_run(plan, orig_mask, parent, fds[1], born);
+	}
+	close(fds[1]);
+	c->errfd = fds[0];
 	return 0;
 }
 
 int spawn_result(struct child *c, struct spawn_error *e)
 {
-	uint64_t v;
 	ssize_t n;
 
-	/* After the reap: the child wrote or never will (EAGAIN). */
-	while ((n = read(c->errfd, &v, sizeof v)) < 0 && errno == EINTR)
-		;
+	/* Notes first, if any; then a failure, or the end (the exec). */
+	do {
+		while ((n = read(c->errfd, e, sizeof *e)) < 0 && errno == EINTR)
+			;
+		if (n == (ssize_t)sizeof *e && e->stage == SPAWN_NOTE)
+			fallback_taken |= (unsigned)e->step & FALLBACK_ALL;
+	} while (n == (ssize_t)sizeof *e && e->stage == SPAWN_NOTE);
 	close(c->errfd);
 	c->errfd = -1;
-	if (n != (ssize_t)sizeof v)
-		return 0;
-	e->stage = (int)(uint16_t)v;
-	e->step = (int)(int16_t)(uint16_t)(v >> 16);
-	e->err = (int)(uint32_t)(v >> 32);
-	return 1;
+	if (n != (ssize_t)sizeof *e)
+		e->stage = 0;
+	return n == (ssize_t)sizeof *e;
 }

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* spawn: fork from the main thread; the child only prepares and execs,
- * and reports a failure as {stage, step, errno} on a close-on-exec
- * eventfd. */
+ * and reports a failure as {stage, errno} on a close-on-exec pipe. */
 #ifndef LEASH_SPAWN_H
 #define LEASH_SPAWN_H
 
@@ -18,6 +17,8 @@ enum spawn_stage {
 	SPAWN_PDEATHSIG,        /* prctl, or the parent is already gone */
 	SPAWN_CHDIR,
 	SPAWN_SIGMASK,
+	SPAWN_NOTE,             /* no failure: STEP holds fallbacks the
+				 * child took (enum fallback bits) */
 };
 
 struct spawn_error {
@@ -28,18 +29,19 @@ struct spawn_error {
 
 struct child {
 	pid_t pid;
-	int errfd;              /* the error eventfd */
+	int errfd;              /* read end of the error pipe */
 };
 
 /* Fork and exec PLAN; a child with a cgroup leaf is born in it where the
  * kernel allows (clone3), which may remake the leaf in PLAN->cg.
  * ORIG_MASK is the caller's signal mask, restored in the child just
- * before exec.  -1 with errno if fork or eventfd fails. */
+ * before exec.  -1 with errno if fork or pipe fails. */
 int spawn_start(struct plan *plan, const sigset_t *orig_mask,
 		struct child *c);
 
 /* After the reap: 1 and *E filled if the child failed before exec,
- * 0 if it exec'd.  Closes the eventfd. */
+ * 0 (E->stage 0) if it exec'd.  Fallbacks the child noted join
+ * fallback_taken.  Closes the pipe. */
 int spawn_result(struct child *c, struct spawn_error *e);
 
 #endif

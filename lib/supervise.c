@@ -17,6 +17,7 @@
 
 #include "cgfs.h"
 #include "diag.h"
+#include "fallback.h"
 #include "reaper.h"
 #include "relay.h"
 #include "duration.h"
@@ -276,10 +277,11 @@ static void expire(struct watch *w)
 	deliver(w, w->next_signal, grace_over ? TALLY_KILL_AFTER : TALLY_DEADLINE);
 }
 
-/* The command stopped itself inside its pty (`suspend -f`, `kill -STOP
- * $$`): give the caller its terminal back and stop leash's own job, as
- * sudo does, so the caller's shell sees a stopped job; `fg` continues
- * leash, which takes the terminal again and continues the command. */
+/* The command stopped inside its pty (^Z, `kill -STOP $$`), and its
+ * monitor (our child) with it: give the caller its terminal back and
+ * stop leash's own job, as sudo does, so the caller's shell sees a
+ * stopped job; `fg` continues leash, which takes the terminal again and
+ * continues the monitor, which continues the command. */
 static void suspend_session(struct watch *w)
 {
 	struct pty *p = w->relay->pty;
@@ -310,8 +312,9 @@ static bool on_terminal_signal(struct watch *w, int sig)
 	switch (sig) {
 	case SIGCHLD: on_child_change(w); return true;
 	case SIGWINCH: pty_sync_size(w->relay->pty); return true;
-	/* Told to stop from outside: the command stops, then we follow. */
-	case SIGTSTP: kill(w->pid, SIGSTOP); return true;
+	/* Told to stop from outside: the monitor stops the command, then
+	 * itself, and we follow (suspend_session). */
+	case SIGTSTP: kill(w->pid, SIGTSTP); return true;
 	case SIGCONT:
 		relay_resume(w->relay);
 		pty_raw(w->relay->pty);
@@ -493,10 +496,17 @@ static void watch_open(struct watch *w, const struct sigstate *ss)
 		reaper_open(&w->reaper, w->self, w->pid);
 	w->handled = &w->mine;
 	w->sfd = signalfd(-1, &w->mine, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (w->sfd < 0 && p->verbose)
-		diag_warn_errno(errno, "no signalfd: signals are polled");
-	if (timer_open(&w->timer) < 0 && p->verbose)
-		diag_warn_errno(errno, "no timerfd: the deadline polls the clock");
+	if (w->sfd < 0) {
+		int err = errno;
+
+		fallback_take(FALLBACK_SIGNALFD, err, "signals are polled");
+		/* SIGCHLD is among them: adopted zombies wait 100 ms at most. */
+		if (p->subreaper)
+			fallback_take(FALLBACK_SIGNALFD, err, "adopted processes "
+				      "are reaped when signals are polled");
+	}
+	if (timer_open(&w->timer) < 0)
+		fallback_take(FALLBACK_TIMERFD, errno, "the deadline polls the clock");
 	if (!duration_is_zero(&p->duration)) {
 		struct timespec at = p->started;
 		timespec_add(&at, &p->duration);
@@ -523,7 +533,9 @@ int supervise(const struct plan *plan, const struct sigstate *ss,
 	/* Wake at the deadline, not up to 50 us (the default slack) after.
 	 * Set only now: fork and exec pass the slack on to the command. */
 	prctl(PR_SET_TIMERSLACK, 1UL);
-	waiter_start(&w.waiter, kind, c->pid);
+	if (waiter_start(&w.waiter, kind, c->pid) < 0)
+		fallback_take(kind == WAITER_THREAD ? FALLBACK_THREAD :
+			      FALLBACK_PIDFD, errno, "the exit is polled");
 	watch_loop(&w);
 	/* The command is gone: what it wrote last still reaches the caller. */
 	if (w.relay)

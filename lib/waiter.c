@@ -87,17 +87,20 @@ static int waiter_start_pidfd(struct waiter *w)
 	return w->fd < 0 ? -1 : 0;
 }
 
-void waiter_start(struct waiter *w, enum waiter_kind kind, pid_t pid)
+int waiter_start(struct waiter *w, enum waiter_kind kind, pid_t pid)
 {
 	w->kind = kind;
 	w->pid = pid;
 	w->fd = -1;
 	atomic_init(&w->exited, 0);
 	if (kind == WAITER_THREAD && waiter_start_thread(w) == 0)
-		return;
+		return 0;
 	if (kind == WAITER_PIDFD && waiter_start_pidfd(w) == 0)
-		return;
+		return 0;
+	if (kind == WAITER_POLL)
+		return 0;
 	w->kind = WAITER_POLL;
+	return -1;
 }
 
 int waiter_interval_ms(const struct waiter *w)

@@ -24,8 +24,9 @@ struct waiter {
 int waiter_kind_from_env(enum waiter_kind *kind);
 
 /* Start watching PID.  A thread or pidfd that cannot be had falls back
- * to polling by itself; never fails. */
-void waiter_start(struct waiter *w, enum waiter_kind kind, pid_t pid);
+ * to polling by itself: -1 with errno then (the watch works all the
+ * same), 0 when KIND is in use. */
+int waiter_start(struct waiter *w, enum waiter_kind kind, pid_t pid);
 
 /* Poll timeout cap in ms for the strategy (-1: none). */
 int waiter_interval_ms(const struct waiter *w);

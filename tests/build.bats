@@ -25,9 +25,10 @@ copy_tree() {
 }
 
 # cleanmake ARG...: make as a user types it, not as a child of the make
-# that runs this suite (whose MAKEFLAGS may carry CC=, -j and its jobserver).
+# that runs this suite (whose MAKEFLAGS may carry CC=, -j and its jobserver,
+# and whose environment SANITIZE=1).
 cleanmake() {
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make "$@"
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SANITIZE make "$@"
 }
 
 # files DIR: every path under DIR, sorted.

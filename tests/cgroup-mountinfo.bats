@@ -3,7 +3,8 @@
 # Finding the cgroup hierarchies in mountinfo (lib/mountinfo.c), on
 # crafted files: whole-token "cpu", " - " separator after a variable
 # number of optional fields, octal escapes, the root "/" preferred,
-# mounts hidden under a tmpfs skipped.  No root needed.
+# mounts hidden under a tmpfs skipped; Android's layouts (10-11, 12+,
+# recovery).  No root needed.
 
 load helpers
 
@@ -92,5 +93,46 @@ found() {
 	# The last line, long and without a newline, is dropped too.
 	printf '%s%s' "$pad" "$tail" >"$MI"
 	found
+	assert_output $'v1cpu=\nv2='
+}
+
+# Android's layouts (libprocessgroup's cgroups.json, mounted by init;
+# reference/android-cgroups.md), with the fake statfs of their points.
+android_found() {
+	run "$CHECK" --android "$MI"
+	assert_status 0
+}
+
+@test "Android 12+: cpu is v1 /dev/cpuctl, cgroup2 at /sys/fs/cgroup (no cpu)" {
+	cat >"$MI" <<-'EOF'
+	28 24 0:24 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:9 - cgroup2 none rw,memory_recursiveprot
+	29 24 0:25 / /dev/blkio rw,nosuid,nodev,noexec,relatime shared:10 - cgroup none rw,blkio
+	30 24 0:26 / /dev/cpuctl rw,nosuid,nodev,noexec,relatime shared:11 - cgroup none rw,cpu
+	31 24 0:27 / /dev/cpuset rw,nosuid,nodev,noexec,relatime shared:12 - cgroup none rw,cpuset,noprefix,release_agent=/sbin/cpuset_release_agent
+	32 24 0:28 / /dev/memcg rw,nosuid,nodev,noexec,relatime shared:13 - cgroup none rw,memory
+	EOF
+	android_found
+	assert_output $'v1cpu=/dev/cpuctl\nv2=/sys/fs/cgroup'
+}
+
+@test "Android 10-11: /acct (cpuacct, mounted first) and /dev/stune are not cpu; cgroup2 is /dev/cg2_bpf" {
+	cat >"$MI" <<-'EOF'
+	20 16 0:20 / /acct rw,nosuid,nodev,noexec,relatime shared:8 - cgroup none rw,cpuacct
+	24 16 0:22 / /dev/stune rw,nosuid,nodev,noexec,relatime shared:11 - cgroup none rw,schedtune
+	25 16 0:23 / /dev/cpuctl rw,nosuid,nodev,noexec,relatime shared:12 - cgroup none rw,cpu
+	26 16 0:24 / /dev/cpuset rw,nosuid,nodev,noexec,relatime shared:13 - cgroup none rw,cpuset,noprefix,release_agent=/sbin/cpuset_release_agent
+	27 16 0:25 / /dev/freezer rw,nosuid,nodev,noexec,relatime shared:14 - cgroup none rw,freezer
+	28 16 0:26 / /dev/cg2_bpf rw,nosuid,nodev,noexec,relatime shared:15 - cgroup2 none rw
+	EOF
+	android_found
+	assert_output $'v1cpu=/dev/cpuctl\nv2=/dev/cg2_bpf'
+}
+
+@test "Android recovery: 12+ a bare cgroup2 only; 10-11 and TWRP /acct only, no group" {
+	echo '30 1 0:24 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime - cgroup2 none rw' >"$MI"
+	android_found
+	assert_output $'v1cpu=\nv2=/sys/fs/cgroup'
+	echo '20 1 0:20 / /acct rw,relatime - cgroup none rw,cpuacct' >"$MI"
+	android_found
 	assert_output $'v1cpu=\nv2='
 }

@@ -137,6 +137,28 @@ teardown() {
 	[[ -z $(leaves_of "$UA") ]]
 }
 
+# -s KILL reaches the leaf through cgroup_kill: cgroup.kill where the
+# kernel has it (5.14+), else freeze, KILL each member, thaw (5.10 in
+# check-vm).  The group's KILL cannot reach the escapee: only the leaf can.
+@test "-s KILL: a setsid() escapee dies at the deadline; -v names the kill path" {
+	need_leaf
+	run bounded "$LEASH" -v -u "$UA" -s KILL -t 1 -- sh -c \
+		'setsid "$1" -m "$2" -o "$3" -s inf >/dev/null 2>&1 & wait' sh \
+		"$PROBE" "$MARK" "$W/esc"
+	assert_status 137
+	pid=$(report_get pid "$W/esc")
+	[[ $(report_get sid "$W/esc") == "$pid" ]]
+	# The kernel's feature, not its version: every non-root cgroup2
+	# group has cgroup.kill from 5.14 on.
+	if [[ -e $(leaf_parent "$UA")/cgroup.kill ]]; then
+		[[ $output != *"fallback: no-cgroup-kill"* ]]
+	else
+		[[ $output == *"leash: fallback: no-cgroup-kill: each process of the leaf is killed"* ]]
+	fi
+	wait_gone "$pid" 5
+	assert_no_leftovers
+}
+
 @test "--cgroup=off: the setsid() escapee dies all the same (leash is a subreaper)" {
 	run bounded "$LEASH" --cgroup=off -u "$UA" -t 1 -- sh -c \
 		'setsid "$1" -m "$2" -o "$3" -s inf >/dev/null 2>&1 & wait' sh \

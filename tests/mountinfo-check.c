@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: ISC */
 /* mountinfo-check: run lib/mountinfo.c's discovery on a crafted
  * mountinfo file and print what it found:
- *   mountinfo-check FILE   ->  v1cpu=PATH / v2=PATH lines
+ *   mountinfo-check [--android] FILE   ->  v1cpu=PATH / v2=PATH lines
  * statfs() is faked for paths under /fake/: /fake/v1... is cgroup v1,
- * /fake/v2... cgroup2, anything else under /fake/ tmpfs; other paths
- * are real.  The library file is compiled in, since helpers are built
+ * /fake/v2... cgroup2, anything else under /fake/ tmpfs; with --android
+ * also Android's own mount points (cgroups.json: /dev/cpuctl, /acct, ...
+ * v1; /sys/fs/cgroup and /dev/cg2_bpf cgroup2); other paths are real.  The library file is compiled in, since helpers are built
  * from one source file each. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,8 +18,34 @@ static int fake_statfs(const char *path, struct statfs *sf);
 #include "../lib/mountinfo.c"
 #undef statfs
 
+static int android;
+
+/* Android's mount points, as its init makes them: 1 v1, 2 cgroup2. */
+static int android_kind(const char *path)
+{
+	static const char *const v1[] = { "/dev/cpuctl", "/acct", "/dev/cpuset",
+		"/dev/memcg", "/dev/blkio", "/dev/stune", "/dev/freezer" };
+
+	if (!android)
+		return 0;
+	if (!strcmp(path, "/sys/fs/cgroup") || !strcmp(path, "/dev/cg2_bpf"))
+		return 2;
+	for (size_t i = 0; i < sizeof v1 / sizeof *v1; i++)
+		if (!strcmp(path, v1[i]))
+			return 1;
+	return 0;
+}
+
 static int fake_statfs(const char *path, struct statfs *sf)
 {
+	int kind = android_kind(path);
+
+	if (kind) {
+		memset(sf, 0, sizeof *sf);
+		sf->f_type = kind == 1 ? MOUNTINFO_CGROUP1_MAGIC :
+			     MOUNTINFO_CGROUP2_MAGIC;
+		return 0;
+	}
 	if (strncmp(path, "/fake/", 6) != 0)
 		return statfs(path, sf);
 	memset(sf, 0, sizeof *sf);
@@ -35,8 +62,13 @@ int main(int argc, char **argv)
 {
 	struct mountinfo_cgroups m;
 
+	if (argc == 3 && !strcmp(argv[1], "--android")) {
+		android = 1;
+		argv++;
+		argc--;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: mountinfo-check FILE\n");
+		fprintf(stderr, "usage: mountinfo-check [--android] FILE\n");
 		return 2;
 	}
 	if (mountinfo_cgroups(argv[1], &m) < 0) {

@@ -6,6 +6,7 @@
  *   nosys [-e ERRNO] NAME[,NAME...] -- CMD [ARG]...
  *     NAME   timerfd_create pidfd_open clone3 signalfd4 close_range keyctl
  *            subreaper (prctl PR_SET_CHILD_SUBREAPER only)
+ *            thread (clone with CLONE_THREAD only: no pthread_create)
  *     -e     the errno to fail with: ENOSYS (default), EPERM or E2BIG
  * Called by another name (a copy named leash or timeout), it denies the
  * calls in $LEASH_NOSYS and execs real/NAME beside itself, with argv as
@@ -16,6 +17,7 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,19 +36,37 @@
 #define SYS_close_range 436
 #endif
 
-static const struct { const char *name; long nr; } calls[] = {
-	{ "timerfd_create", SYS_timerfd_create },
-	{ "pidfd_open", SYS_pidfd_open },
-	{ "clone3", SYS_clone3 },
-	{ "signalfd4", SYS_signalfd4 },
+/* How args[0] narrows a denial: not at all, equal to VALUE (prctl's
+ * option), or with a bit of VALUE set (clone's flags). */
+enum arg0 { ANY, EQUALS, HAS_BIT };
+
+static const struct {
+	const char *name;
+	long nr;
+	enum arg0 how;
+	unsigned value;
+} calls[] = {
+	{ "timerfd_create", SYS_timerfd_create, ANY, 0 },
+	{ "pidfd_open", SYS_pidfd_open, ANY, 0 },
+	{ "clone3", SYS_clone3, ANY, 0 },
+	{ "signalfd4", SYS_signalfd4, ANY, 0 },
 #ifdef SYS_signalfd
 	/* musl falls back to the old call on ENOSYS: deny both. */
-	{ "signalfd4", SYS_signalfd },
+	{ "signalfd4", SYS_signalfd, ANY, 0 },
 #endif
-	{ "close_range", SYS_close_range },
-	{ "keyctl", SYS_keyctl },
-	{ "subreaper", SYS_prctl },
+	{ "close_range", SYS_close_range, ANY, 0 },
+	{ "keyctl", SYS_keyctl, ANY, 0 },
+	{ "subreaper", SYS_prctl, EQUALS, PR_SET_CHILD_SUBREAPER },
+	/* pthread_create's clone; fork's (no CLONE_THREAD) still works. */
+	{ "thread", SYS_clone, HAS_BIT, CLONE_THREAD },
 };
+
+/* The low 32 bits of args[0], which BPF loads a word at a time. */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define ARG0_LOW (offsetof(struct seccomp_data, args[0]) + 4)
+#else
+#define ARG0_LOW offsetof(struct seccomp_data, args[0])
+#endif
 
 #define MAXF 64
 
@@ -62,18 +82,18 @@ static void emit(struct sock_filter f)
 	prog[len++] = f;
 }
 
-/* Fail NR with ERR; for prctl only its PR_SET_CHILD_SUBREAPER form. */
-static void deny(long nr, int err, int subreaper)
+/* Fail NR with ERR; narrowed by args[0] as HOW and VALUE say. */
+static void deny(long nr, int err, enum arg0 how, unsigned value)
 {
 	emit((struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 		offsetof(struct seccomp_data, nr)));
 	emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-		(unsigned)nr, 0, subreaper ? 3 : 1));
-	if (subreaper) {
+		(unsigned)nr, 0, how != ANY ? 3 : 1));
+	if (how != ANY) {
 		emit((struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			offsetof(struct seccomp_data, args[0])));
-		emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-			PR_SET_CHILD_SUBREAPER, 0, 1));
+			ARG0_LOW));
+		emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_K |
+			(how == EQUALS ? BPF_JEQ : BPF_JSET), value, 0, 1));
 	}
 	emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
 		SECCOMP_RET_ERRNO | (unsigned)err));
@@ -86,7 +106,7 @@ static void deny_name(const char *name, int err)
 
 	for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
 		if (!strcmp(name, calls[i].name)) {
-			deny(calls[i].nr, err, !strcmp(name, "subreaper"));
+			deny(calls[i].nr, err, calls[i].how, calls[i].value);
 			found = 1;
 		}
 	if (!found) {

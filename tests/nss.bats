@@ -106,12 +106,13 @@ assert_file() {
 }
 
 # in_root ROOT CMD...: CMD chrooted in ROOT, which gets the host's /usr
-# (and /bin, /lib ... where they are not links into it), NSS_DIR, and the
-# stand-in as its getent.
+# (and /bin, /lib ... where they are not links into it), NSS_DIR, a /proc
+# and the stand-in as its getent.
 in_root() {
 	unshare -m --propagation private -- sh -c 'r=$1 dir=$2; shift 2
 		mount --rbind /usr "$r/usr" && mount --bind "$dir" "$r$dir" &&
-		mount --bind "$dir/getent" "$r/usr/bin/getent" || exit 99
+		mount --bind "$dir/getent" "$r/usr/bin/getent" &&
+		mkdir -p "$r/proc" && mount -t proc proc "$r/proc" || exit 99
 		for d in bin sbin lib lib64; do
 			[ -L "/$d" ] || [ ! -d "/$d" ] || mount --rbind "/$d" "$r/$d" || exit 99
 		done
@@ -232,6 +233,21 @@ need_ns() {
 	[[ $(report_get cwd "$seen") == / ]]
 	# Its own process group, led by getent.
 	[[ $(report_get pgid "$seen") == "$(report_get ppid "$seen")" ]]
+}
+
+@test "nss: without close_range (ENOSYS before 5.9, EPERM from a filter) getent still gets 0, 1, 2 only" {
+	need_check
+	local nosys=${NOSYS:-${LEASH_BUILDDIR:-$TOP/build}/nosys} e
+	[[ -x $nosys ]] || must_run_or_skip "no nosys helper (build/nosys)"
+	answer passwd u1 "\"$NSS_DIR/probe\" -q -o \"$NSS_DIR/seen\"; exit 2"
+	for e in ENOSYS EPERM; do
+		rm -f "$NSS_DIR/seen"
+		run "$nosys" -e "$e" close_range -- "$CHECK" "$NSS_DIR/getent" passwd u1 \
+			7</dev/null 8>/dev/null
+		assert_output "error=ENOENT"
+		echo "$e: fds $(report_get fds "$NSS_DIR/seen")" >&2
+		[[ $(report_get fds "$NSS_DIR/seen") == 0,1,2 ]]
+	done
 }
 
 # --- leash and su, with the stand-in over /usr/bin/getent (root) ---------------

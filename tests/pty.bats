@@ -228,6 +228,81 @@ EOF
 	cmp "$TMP/before" "$TMP/stopped"
 }
 
+@test "pty: a program that is not a shell stops on ^Z: prompt and modes back; fg resumes it" {
+	# The command leads a group of its own under leash's monitor, so the
+	# kernel does not take that group for orphaned and drop its ^Z.  (The
+	# status is asked for after fg: at the stop, bash goes on with a list.)
+	on_pty <<EOF
+line stty -g > $TMP/before
+line "$LEASH" -u "$U_NAME" --pty -- sh -c 'echo re""ady; exec cat'
+expect ready
+line abc
+expect abc
+expect abc
+key ^Z
+expect Stopped
+expect $PROMPT
+line stty -g > $TMP/stopped; echo sa''ved
+expect saved
+line fg
+line def
+expect def
+expect def
+key ^D
+expect $PROMPT
+line echo s''t:\$?
+expect st:0
+EOF
+	cmp "$TMP/before" "$TMP/stopped"
+}
+
+@test "pty: TSTP to leash from outside stops the command in its pty, then leash; fg resumes both" {
+	# No job control in sh: leash is in the foreground group, with the
+	# terminal as stdin.
+	on_pty <<EOF
+line sh -c '"$LEASH" -u "$U_NAME" --pty -- sh -c "echo re\"\"ady; exec cat" </dev/tty & p=\$!; sleep 1; kill -TSTP \$p; wait \$p; echo w:\$?'
+expect ready
+expect Stopped
+expect $PROMPT
+line echo c''at:\$(ps -o stat= -p \$(pgrep -u "$U_NAME" -x cat))
+expect cat:T
+line fg
+line xyz
+expect xyz
+expect xyz
+key ^D
+expect w:0
+EOF
+}
+
+@test "pty: a full-screen program that handles ^Z itself (raw mode, TSTP to its group) stops and resumes" {
+	# As vi does: raw mode, ^Z read as a byte, modes back, TSTP to its
+	# own group; continued, raw again.  q ends it with status 3.
+	local prog='$|=1; system "stty raw -echo"; print "ra"."w:on\r\n";
+		while (sysread STDIN, $c, 1) {
+			if ($c eq "\x1a") { system "stty -raw echo"; kill "TSTP", 0;
+				system "stty raw -echo"; print "ba"."ck:on\r\n" }
+			elsif ($c eq "q") { system "stty -raw echo"; exit 3 } }'
+	prog=${prog//$'\n'/ }
+	on_pty <<EOF
+line stty -g > $TMP/before
+line "$LEASH" -u "$U_NAME" --pty -- perl -e '$prog'
+expect raw:on
+key ^Z
+expect Stopped
+expect $PROMPT
+line stty -g > $TMP/stopped; echo sa''ved
+expect saved
+line fg
+expect back:on
+send q
+expect $PROMPT
+line echo s''t:\$?
+expect st:3
+EOF
+	cmp "$TMP/before" "$TMP/stopped"
+}
+
 @test "pty: a hangup of the caller's terminal ends the session, nothing is left" {
 	run env PS1="$IN" HISTFILE= TERM=dumb PROMPT_COMMAND= \
 		"$PTYRUN" -m "$MARK" -o "$TMP/screen" -- \

@@ -445,7 +445,7 @@ NOSYS=${NOSYS:-${LEASH_BUILDDIR:-$TOP/build}/nosys}
 	for e in ENOSYS EPERM; do
 		BOUND=8 run --separate-stderr bounded "$NOSYS" -e "$e" timerfd_create -- "$LEASH" -v -t 0.3 sleep 5
 		assert_status 124
-		[[ $stderr == *"leash: no timerfd: the deadline polls the clock: "* ]]
+		[[ $stderr == *"leash: fallback: no-timerfd: the deadline polls the clock: "* ]]
 	done
 	# -k too: the KILL after the grace period.
 	BOUND=8 run bounded "$NOSYS" timerfd_create -- "$LEASH" -t 0.2 -k 0.2 probe -t -s 5 -q
@@ -471,7 +471,7 @@ NOSYS=${NOSYS:-${LEASH_BUILDDIR:-$TOP/build}/nosys}
 	[[ -x $NOSYS ]] || skip "no nosys helper"
 	BOUND=8 run --separate-stderr bounded "$NOSYS" signalfd4 -- "$LEASH" -v -t 0.3 sleep 5
 	assert_status 124
-	[[ $stderr == *"leash: no signalfd: signals are polled: "* ]]
+	[[ $stderr == *"leash: fallback: no-signalfd: signals are polled: "* ]]
 	start_ready "$NOSYS" signalfd4 -- "$LEASH" -t 30 probe -c TERM -E -x 42 -o "$TMP/ready" -m "$MARK" -s 30 -q
 	kill -TERM "$READY_PID"
 	local st=0

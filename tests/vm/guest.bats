@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: ISC
 # Runs inside the check-vm guest only: checks the premise of the guest,
-# that the cpu controller is on cgroup v2 and usable, before the leash
-# tests rely on it.
+# that the cpu controller is on cgroup v2 and usable and that the kernel
+# is the one check-vm meant to boot, before the leash tests rely on it.
 
 CG=/sys/fs/cgroup
 
@@ -59,6 +59,28 @@ teardown() {
 	[ "$output" = 1000 ]
 	run unshare -m --propagation private true
 	[ "$status" -eq 0 ]
+}
+
+@test "guest: the kernel is the one check-vm meant to boot (uname -r)" {
+	[ -n "${LEASHVM_RELEASE:-}" ] && [ "$LEASHVM_RELEASE" != unknown ] ||
+		skip "check-vm named no kernel release"
+	run uname -r
+	echo "uname -r: $output, check-vm booted ${LEASHVM_NAME:-?}: $LEASHVM_RELEASE"
+	[ "$output" = "$LEASHVM_RELEASE" ]
+}
+
+# The premise of booting 5.10: no cgroup.kill there, so leash's tree kill
+# takes the freezer; cgroup.freeze (5.2+) is in every non-root group.
+@test "guest: a v2 group has cgroup.freeze, and cgroup.kill only from 5.14 on" {
+	mkdir "$TESTCG"
+	[ -f "$TESTCG/cgroup.freeze" ]
+	[ "$(cat "$TESTCG/cgroup.freeze")" = 0 ]
+	IFS=.- read -r major minor _ <<<"$(uname -r)"
+	if [ "$major" -gt 5 ] || { [ "$major" = 5 ] && [ "$minor" -ge 14 ]; }; then
+		[ -f "$TESTCG/cgroup.kill" ]
+	else
+		[ ! -e "$TESTCG/cgroup.kill" ]
+	fi
 }
 
 @test "guest: bats runs under bash" {

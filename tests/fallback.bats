@@ -1,0 +1,401 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
+# fallback.bats: every kernel fallback forced on this host, as an old
+# kernel (ENOSYS) or a container's seccomp profile (EPERM) would force it:
+# tests/nosys.c refuses pidfd_open, pthread_create's clone, clone3,
+# timerfd_create, signalfd4, prctl(PR_SET_CHILD_SUBREAPER) and keyctl;
+# strace's fault injection makes a leaf's cgroup.kill missing, as before
+# Linux 5.14, and a read-only bind mount in a private mount namespace
+# covers it.  For each: the deadline still holds, the tree still dies
+# where leash can reach it, and -v and the report name the fallback.
+# (close_range, used only in the NSS child, is in nss.bats.)
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+load cgroup-helpers
+
+NOSYS=${NOSYS:-${LEASH_BUILDDIR:-$TOP/build}/nosys}
+
+setup_file() {
+	cg_detect
+	export CG_TOP_EXISTED=0 LEAF_TOP_EXISTED=0
+	[[ -d $CG_TOP ]] && CG_TOP_EXISTED=1
+	[[ -n $LEAF_TOP && -d $LEAF_TOP ]] && LEAF_TOP_EXISTED=1
+	return 0
+}
+
+teardown_file() {
+	cg_detect
+	[[ $CG_TOP_EXISTED == 1 ]] || rmdir "$CG_TOP" 2>/dev/null
+	[[ $LEAF_TOP_EXISTED == 1 ]] || rmdir "$LEAF_TOP" 2>/dev/null
+	return 0
+}
+
+setup() {
+	common_setup
+	[[ -x $NOSYS ]] || must_run_or_skip "no nosys helper (build/nosys)"
+	command -v jq >/dev/null || must_run_or_skip "no jq (build-aux/deps.sh check installs it)"
+	cg_detect
+	cg_uids
+	# Reports and escapee files, written by every user.
+	OPEN=$(mktemp -d /tmp/leash_t.XXXXXX)
+	chmod 1777 "$OPEN"
+	R=$OPEN/report.json
+	UID0_MADE=()
+	# The world-readable copies (setup_suite's) come first on PATH.
+	PATH=${PROBE%/*}:$PATH
+}
+
+teardown() {
+	common_teardown
+	[[ -n ${UA:-} && $(id -u) == 0 ]] && cg_remove_uid "$UA"
+	# uid 0's groups, only when this test made them (others may use
+	# them): what is left in them was ours and has been killed above.
+	local d i
+	for d in "${UID0_MADE[@]}"; do
+		for ((i = 0; i < 20; i++)); do
+			rmdir "$d"/run_* 2>/dev/null
+			rmdir "$d" 2>/dev/null && break
+			[[ -d $d ]] || break
+			sleep 0.1
+		done
+	done
+	[[ ${OPEN:-} == /tmp/leash_t.* ]] && rm -rf "$OPEN"
+	return 0
+}
+
+# An escapee: a new session and a double fork (re-parented to leash as a
+# subreaper), its report in $2.  DEEP keeps its parent alive, so the tree
+# walk meets a grandchild (signalled through a pidfd where there is one).
+ESCAPE='setsid sh -c "probe -m \"$1\" -o \"$2\" -s 30 -q >/dev/null 2>&1 & exit 0" & sleep 30'
+DEEP='setsid sh -c "probe -m \"$1\" -o \"$2\" -s 30 -q >/dev/null 2>&1 & wait" & sleep 30'
+# As ESCAPE, but the escapee and the command survive TERM (-k's KILL).
+STUBBORN='setsid sh -c "probe -t -m \"$1\" -o \"$2\" -s 30 -q >/dev/null 2>&1 & exit 0" & exec probe -t -s 30 -q'
+
+errtext() {
+	case $1 in
+	ENOSYS) echo "Function not implemented" ;;
+	EPERM) echo "Operation not permitted" ;;
+	E2BIG) echo "Argument list too long" ;;
+	esac
+}
+
+# denied ERRNO CALLS WHO LEASH-ARGS... -- SCRIPT: leash -v with a report,
+# as WHO (root, or uid 65534 without groups or caps), under a filter
+# refusing CALLS with ERRNO, running sh -c SCRIPT (an escapee's report in
+# $OPEN/esc); bounded, so a hang fails.  Sets status, output, stderr
+# (the -v lines).
+denied() {
+	local err=$1 calls=$2 who=$3 pre=()
+	shift 3
+	[[ $who == nobody ]] &&
+		pre=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --)
+	rm -f "$OPEN/esc" "$R"
+	BOUND=20 run --separate-stderr bounded "$NOSYS" -e "$err" "$calls" -- \
+		"${pre[@]}" "$LEASH" -v --report="$R" "$@" sh "$MARK" "$OPEN/esc"
+	echo "$err $calls as $who: status $status" >&2
+	printf '%s\n' "$stderr" >&2
+}
+
+# said NAME TEXT ERRNO: the -v line of that fallback.
+said() {
+	[[ $stderr == *"leash: fallback: $1: $2: $(errtext "$3")"* ]]
+}
+
+# reported NAME: the report lists NAME among its fallbacks.
+reported() {
+	jq -e --arg n "$1" '.fallbacks | index($n) != null' "$R" >/dev/null ||
+		{ echo "report: no $1 in $(cat "$R")" >&2; return 1; }
+}
+
+# escapee_dies: the escapee started, and is gone soon after leash.
+escapee_dies() {
+	local pid
+	wait_file "$OPEN/esc" 5
+	pid=$(report_get pid "$OPEN/esc")
+	[ -n "$pid" ]
+	wait_gone "$pid" 5
+}
+
+need_root_leaf() {
+	need_root "a cgroup leaf needs root" || return
+	need_leaf
+}
+
+# --- supervision: waiter, timer, signals -----------------------------------------
+
+@test "no waiter thread (pthread_create refused): the exit is polled; deadline and tree kill hold" {
+	local e who
+	for who in root nobody; do
+		for e in ENOSYS EPERM; do
+			[[ $who == nobody ]] && need_root "running leash as nobody"
+			denied "$e" thread "$who" $([[ $who == root ]] && echo --cgroup=off) \
+				-t 0.5 -- sh -c "$ESCAPE"
+			assert_status 124
+			escapee_dies
+			# pthread_create says EAGAIN for any clone failure.
+			[[ $stderr == *"leash: fallback: no-thread: the exit is polled: "* ]]
+			reported no-thread
+			[ "$(jq -r .result "$R")" = timeout ]
+		done
+	done
+	assert_no_leftovers
+}
+
+@test "no pidfd_open (LEASH_WAIT=pidfd): the exit is polled; deadline and tree kill hold" {
+	local e who
+	for who in root nobody; do
+		for e in ENOSYS EPERM; do
+			[[ $who == nobody ]] && need_root "running leash as nobody"
+			LEASH_WAIT=pidfd denied "$e" pidfd_open "$who" \
+				$([[ $who == root ]] && echo --cgroup=off) -t 0.5 -- sh -c "$ESCAPE"
+			assert_status 124
+			escapee_dies
+			said no-pidfd "the exit is polled" "$e"
+			reported no-pidfd
+		done
+	done
+	# The command's own status all the same.
+	LEASH_WAIT=pidfd denied ENOSYS pidfd_open root -t 5 -- sh -c 'exit 3'
+	assert_status 3
+	assert_no_leftovers
+}
+
+@test "no pidfd_open in the tree walk: a grandchild is signalled by pid after the start-time check" {
+	local e who
+	for who in root nobody; do
+		for e in ENOSYS EPERM; do
+			[[ $who == nobody ]] && need_root "running leash as nobody"
+			denied "$e" pidfd_open "$who" $([[ $who == root ]] && echo --cgroup=off) \
+				-t 0.5 -- sh -c "$DEEP"
+			assert_status 124
+			escapee_dies
+			said no-pidfd "descendants are signalled by pid, after a start-time check" "$e"
+			reported no-pidfd
+			[ "$(jq -r '.kills_failed | length' "$R")" = 0 ]
+		done
+	done
+	assert_no_leftovers
+}
+
+@test "no timerfd: the deadline polls the clock; -k's KILL too; the tree dies" {
+	local e who
+	for who in root nobody; do
+		for e in ENOSYS EPERM; do
+			[[ $who == nobody ]] && need_root "running leash as nobody"
+			denied "$e" timerfd_create "$who" $([[ $who == root ]] && echo --cgroup=off) \
+				-t 0.5 -k 0.5 -- sh -c "$STUBBORN"
+			assert_status 137
+			escapee_dies
+			said no-timerfd "the deadline polls the clock" "$e"
+			reported no-timerfd
+			[ "$(jq -r .result "$R")" = killed-after-timeout ]
+		done
+	done
+	assert_no_leftovers
+}
+
+@test "no signalfd: signals are polled, adopted processes reaped as they are; the tree dies" {
+	local e who
+	for who in root nobody; do
+		for e in ENOSYS EPERM; do
+			[[ $who == nobody ]] && need_root "running leash as nobody"
+			denied "$e" signalfd4 "$who" $([[ $who == root ]] && echo --cgroup=off) \
+				-t 0.5 -- sh -c "$ESCAPE"
+			assert_status 124
+			escapee_dies
+			said no-signalfd "signals are polled" "$e"
+			said no-signalfd "adopted processes are reaped when signals are polled" "$e"
+			reported no-signalfd
+		done
+	done
+	assert_no_leftovers
+}
+
+@test "pidfd, clone3 and timerfd refused at once (as before Linux 5.3): every one named, in order" {
+	need_root_leaf
+	denied ENOSYS pidfd_open,clone3,timerfd_create root -u "$UA" -t 0.5 -- sh -c "$ESCAPE"
+	assert_status 124
+	escapee_dies
+	[ "$(jq -c .fallbacks "$R")" = '["no-clone3","no-timerfd"]' ]
+	LEASH_WAIT=pidfd denied ENOSYS pidfd_open,clone3,timerfd_create root -u "$UA" \
+		-t 0.5 -- sh -c "$ESCAPE"
+	assert_status 124
+	escapee_dies
+	[ "$(jq -c .fallbacks "$R")" = '["no-pidfd","no-clone3","no-timerfd"]' ]
+	assert_no_leftovers
+}
+
+# --- the launch: clone3, the session keyring ---------------------------------------
+
+@test "no clone3: the child joins its leaf after fork; the escapee dies with the leaf" {
+	need_root_leaf
+	local e
+	for e in ENOSYS EPERM E2BIG; do
+		denied "$e" clone3 root -u "$UA" -t 0.5 -- sh -c "$ESCAPE"
+		assert_status 124
+		escapee_dies
+		said no-clone3 "fork, then the child joins its leaf" "$e"
+		reported no-clone3
+		[ "$(jq -r .tree_kill "$R")" = cgroup ]
+		[[ $(jq -r .cgroup.leaf "$R") == */uid_$UA/run_* ]]
+	done
+	assert_no_leftovers
+}
+
+# in_keyring CMD...: CMD in a session keyring of its own, where root has
+# just put a key; then whether root still reads it as planted.
+in_keyring() {
+	keyctl session - bash -c 'key=$(keyctl add user leash_fb planted-by-root @s) || exit 99
+		"${@//@KEY@/$key}"
+		echo "root-reads=$(keyctl print "$key")"' bash "$@"
+}
+
+@test "no keyctl (a kernel without keys, or a container's profile): the command starts, and cannot reach root's key either" {
+	need_root "an identity switch"
+	command -v keyctl >/dev/null || must_run_or_skip "no keyctl (keyutils)"
+	local e
+	for e in ENOSYS EPERM; do
+		denied "$e" keyctl root -u "$UA" -t 0.5 -- sh -c "$ESCAPE"
+		assert_status 124
+		escapee_dies
+		said no-keyring "keyctl is refused, to the command too: no fresh session keyring" "$e"
+		reported no-keyring
+		# The filter is the command's too: root's key is out of its reach.
+		run in_keyring "$NOSYS" -e "$e" keyctl -- "$LEASH" -u "$UA" -- sh -c \
+			'keyctl print @KEY@ >/dev/null 2>&1 && echo key-read
+			 keyctl update @KEY@ planted-by-target 2>/dev/null && echo key-written
+			 echo ran'
+		echo "$output" >&2
+		assert_status 0
+		[[ $output == *ran* && $output == *root-reads=planted-by-root* ]]
+		[[ $output != *key-read* && $output != *key-written* ]]
+	done
+	# No uid change, no keyring wanted: nothing to fall back from.
+	denied EPERM keyctl root -t 5 -- true
+	assert_status 0
+	[ "$(jq -c .fallbacks "$R")" = '[]' ]
+	assert_no_leftovers
+}
+
+# --- tree kill: the subreaper, the leaf's cgroup.kill -------------------------------
+
+@test "no subreaper: the deadline holds, the group dies, a setsid escapee is out of reach and said so" {
+	local e who pid
+	for who in root nobody; do
+		for e in ENOSYS EPERM; do
+			[[ $who == nobody ]] && need_root "running leash as nobody"
+			rm -f "$OPEN/esc.grp"
+			denied "$e" subreaper "$who" $([[ $who == root ]] && echo --cgroup=off) -t 0.5 -- \
+				sh -c 'probe -m "$1" -o "$2.grp" -s 30 -q & '"$ESCAPE"
+			assert_status 124
+			said no-subreaper "signals reach the process group only" "$e"
+			reported no-subreaper
+			[ "$(jq -r .tree_kill "$R")" = group ]
+			# The command's group died ...
+			pid=$(report_get pid "$OPEN/esc.grp")
+			wait_gone "$pid" 5
+			# ... the escapee, in a session of its own, lives on.
+			wait_file "$OPEN/esc" 5
+			pid=$(report_get pid "$OPEN/esc")
+			pid_alive "$pid"
+			kill -KILL "$pid"
+		done
+	done
+	# --kill-leftovers asked for the subreaper: a word without -v too.
+	rm -f "$R"
+	run --separate-stderr "$NOSYS" subreaper -- "$LEASH" --cgroup=off --kill-leftovers -- true
+	assert_status 0
+	[[ $stderr == "leash: fallback: no-subreaper: signals reach the process group only: $(errtext ENOSYS)" ]]
+}
+
+@test "no subreaper, but a leaf: the escapee dies with the leaf, no fallback taken" {
+	need_root_leaf
+	denied EPERM subreaper root -u "$UA" -t 0.5 -- sh -c "$ESCAPE"
+	assert_status 124
+	escapee_dies
+	[ "$(jq -r .tree_kill "$R")" = cgroup ]
+	[ "$(jq -c .fallbacks "$R")" = '[]' ]
+	[[ $stderr != *fallback* ]]
+}
+
+# Every openat of a cgroup.kill fails ENOENT, as on kernels before 5.14
+# (strace fault injection; leash opens it relative to the leaf's fd).
+NO_CGROUP_KILL=(strace -qq -o /dev/null -P cgroup.kill -e trace=openat
+	-e inject=openat:error=ENOENT)
+
+need_inject() {
+	command -v strace >/dev/null || must_run_or_skip "needs strace"
+	strace -qq -o /dev/null -e inject=getpid:retval=1:when=1000 true 2>/dev/null ||
+		must_run_or_skip "strace cannot inject faults here"
+}
+
+@test "no cgroup.kill (before 5.14): -k's KILL reaches every process of the leaf, one by one" {
+	need_root_leaf
+	need_inject
+	rm -f "$OPEN/esc" "$R"
+	BOUND=20 run --separate-stderr bounded "${NO_CGROUP_KILL[@]}" "$LEASH" -v --report="$R" \
+		-u "$UA" -t 0.5 -k 0.5 -- sh -c "$STUBBORN" sh "$MARK" "$OPEN/esc"
+	printf '%s\n' "$stderr" >&2
+	assert_status 137
+	escapee_dies
+	[[ $stderr == *"leash: fallback: no-cgroup-kill: each process of the leaf is killed, the leaf frozen meanwhile: "* ]]
+	reported no-cgroup-kill
+	[ "$(jq -r .result "$R")" = killed-after-timeout ]
+	[ "$(jq -r '.kills_failed | length' "$R")" = 0 ]
+	assert_no_leftovers
+}
+
+@test "no cgroup.kill: --kill-leftovers still kills what is left in the leaf" {
+	need_root_leaf
+	need_inject
+	rm -f "$OPEN/esc" "$R"
+	BOUND=20 run --separate-stderr bounded "${NO_CGROUP_KILL[@]}" "$LEASH" -v --report="$R" \
+		-u "$UA" --kill-leftovers -- sh -c \
+		'setsid probe -t -m "$1" -o "$2" -s 30 -q >/dev/null 2>&1 &
+		 until [ -e "$2" ]; do sleep 0.05; done' sh "$MARK" "$OPEN/esc"
+	printf '%s\n' "$stderr" >&2
+	assert_status 0
+	local pid
+	pid=$(report_get pid "$OPEN/esc")
+	# leash waited for the leaf to empty: gone at once.
+	! pid_alive "$pid"
+	reported no-cgroup-kill
+	[[ -z $(leaves_of "$UA") ]]
+}
+
+@test "cgroup.kill hidden in a private mount namespace (read-only over it): -k's KILL reaches the leaf all the same" {
+	need_root_leaf
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	# root keeps its uid: --cgroup=track gives it a leaf, under uid_0.
+	local d
+	for d in "$(leaf_parent 0)" "$(cpu_group 0)"; do
+		[[ -d $d ]] || UID0_MADE+=("$d")
+	done
+	: >"$OPEN/empty"
+	rm -f "$OPEN/esc" "$R"
+	# The command covers its own leaf's cgroup.kill, in the namespace
+	# leash shares with it and that dies with them.
+	BOUND=20 run --separate-stderr bounded unshare -m --propagation private -- \
+		"$LEASH" -v --report="$R" --cgroup=track -t 0.5 -k 0.5 -- sh -c '
+		kill=$4$(sed -n "s/^0:://p" /proc/self/cgroup)/cgroup.kill
+		mount --bind "$3" "$kill" && mount -o remount,bind,ro "$kill" || exit 99
+		'"$STUBBORN" sh "$MARK" "$OPEN/esc" "$OPEN/empty" "$CG2"
+	printf '%s\n' "$stderr" >&2
+	assert_status 137
+	escapee_dies
+	[[ $stderr == *"leash: fallback: no-cgroup-kill: each process of the leaf is killed, the leaf frozen meanwhile: Read-only file system"* ]]
+	reported no-cgroup-kill
+	[ "$(jq -r '.kills_failed | length' "$R")" = 0 ]
+	assert_no_leftovers
+}
+
+# --- the report and -v on a host that needs none ---------------------------------
+
+@test "no fallback taken: the report's list is empty and -v says none" {
+	run --separate-stderr "$LEASH" -v --report="$R" -t 5 -- true
+	assert_status 0
+	[ "$(jq -c .fallbacks "$R")" = '[]' ]
+	[[ $stderr != *"fallback"* ]]
+}
