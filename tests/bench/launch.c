@@ -108,8 +108,8 @@ static void peer_rows(const struct setup *s, struct cmd *r)
  * v1 uid group + cgroup2 leaf on a hybrid host, cgroup2 leaf on a pure
  * one).  Which of them existed before is remembered, to remove only
  * what this section made. */
-static char floor_v1[4200], floor_v2[4200];
-static bool floor_had[2];
+static char floor_v1[4200], floor_v2[4200], track_v2[4200];
+static bool floor_had[3];
 
 static void floor_row(const struct setup *s, struct cmd *r)
 {
@@ -124,8 +124,13 @@ static void floor_row(const struct setup *s, struct cmd *r)
 		snprintf(floor_v1, sizeof floor_v1, "%.4000s/uid_%u",
 			 rt.dir[0], uid);
 	snprintf(floor_v2, sizeof floor_v2, "%.4000s/uid_%u", rt.dir[1], uid);
+	/* The --cgroup=track row's uid group: root's, in cgroup2. */
+	snprintf(track_v2, sizeof track_v2, "%.4000s/uid_0", rt.dir[1]);
+	if (!rt.dir[1][0])
+		track_v2[0] = '\0';
 	floor_had[0] = stat(floor_v1, &st) == 0;
 	floor_had[1] = stat(floor_v2, &st) == 0;
+	floor_had[2] = stat(track_v2, &st) == 0;
 	cmd_set(&r[R_FLOOR_CG], "floor_cgroup",
 		"minimal supervisor + cgroup (floor)", s->t_mincg, floor_v1,
 		floor_v2, s->t_true, NULL);
@@ -142,10 +147,11 @@ static void floor_row(const struct setup *s, struct cmd *r)
  * bench leaves the machine as it found it). */
 static void floor_cleanup(void)
 {
-	const char *dir[2] = { floor_v1, floor_v2 };
+	const char *dir[3] = { floor_v1, track_v2, floor_v2 };
+	const bool had[3] = { floor_had[0], floor_had[2], floor_had[1] };
 
-	for (int h = 0; h < 2; h++) {
-		if (floor_had[h] || !strcmp(dir[h], "-") || !dir[h][0])
+	for (int h = 0; h < 3; h++) {
+		if (had[h] || !strcmp(dir[h], "-") || !dir[h][0])
 			continue;
 		rmdir(dir[h]);
 		/* leash/ too, when nothing else is in it any more */
