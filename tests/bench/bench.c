@@ -89,6 +89,7 @@ static void cleanup_targets(const struct setup *s)
 	/* the launch section's --report files */
 	snprintf(path, sizeof path, "%s/report.json", s->dir);
 	unlink(path);
+	unlink(launch_tmpfs_report());
 	for (int v = 1; v <= MAX_VARIANTS; v++) {
 		snprintf(path, sizeof path, "%s/report%d.json", s->dir, v);
 		unlink(path);

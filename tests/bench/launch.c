@@ -7,13 +7,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "bench.h"
 
 enum {
-	R_BARE, R_FLOOR, R_THREAD, R_PIDFD, R_POLL, R_REPORT, R_REPORT_FD, R_LTIMEOUT, R_GNU,
+	R_BARE, R_FLOOR, R_THREAD, R_PIDFD, R_POLL, R_REPORT, R_REPORT_TMPFS,
+	R_REPORT_FD, R_LTIMEOUT, R_GNU,
 	R_BUSYBOX,
 	R_TOYBOX, R_U_OFF, R_U_CG, R_SETPRIV, R_RUNUSER, R_SU,
 	R_FLOOR_CG,                 /* after R_U_CG: leash's preflight makes
@@ -31,6 +34,23 @@ struct series {
 	struct stats st, cst;
 	double ovh, paired, covh;   /* overheads over bare: wall, paired, CPU */
 };
+
+const char *launch_tmpfs_report(void)
+{
+	static char path[64];
+
+	if (!path[0])
+		snprintf(path, sizeof path, "/dev/shm/leash-bench-%d.json",
+			 (int)getpid());
+	return path;
+}
+
+bool bench_on_tmpfs(const char *dir)
+{
+	struct statfs fs;
+
+	return statfs(dir, &fs) == 0 && fs.f_type == TMPFS_MAGIC;
+}
 
 static void leash_rows(const struct setup *s, struct cmd *r)
 {
@@ -54,6 +74,16 @@ static void leash_rows(const struct setup *s, struct cmd *r)
 	snprintf(report, sizeof report, "--report=%s/report.json", s->dir);
 	cmd_set(&r[R_REPORT], "leash_report", "leash -t 10 --report=FILE true",
 		L, "-t", "10", report, T, NULL);
+	/* The same on tmpfs: what the filesystem adds to the file's cost
+	 * (an inode made and one removed per report). */
+	static char report_tmpfs[96];
+	snprintf(report_tmpfs, sizeof report_tmpfs, "--report=%s",
+		 launch_tmpfs_report());
+	cmd_set(&r[R_REPORT_TMPFS], "leash_report_tmpfs",
+		"leash -t 10 --report=FILE true (tmpfs)", L, "-t", "10",
+		report_tmpfs, T, NULL);
+	if (!bench_on_tmpfs("/dev/shm"))
+		strcpy(r[R_REPORT_TMPFS].why, "no tmpfs at /dev/shm");
 	/* To stdout (/dev/null here): leash's own cost, no file made. */
 	cmd_set(&r[R_REPORT_FD], "leash_report_fd",
 		"leash -t 10 --report-fd=1 true", L, "-t", "10", "--report-fd=1",
@@ -70,7 +100,8 @@ static void leash_rows(const struct setup *s, struct cmd *r)
 		"leash -u nobody --cgroup=require -t 10 true", L, "-u",
 		"nobody", "--cgroup=require", "-t", "10", T, NULL);
 	static const int mine[] = { R_THREAD, R_PIDFD, R_POLL, R_REPORT,
-				    R_REPORT_FD, R_U_OFF, R_U_CG, R_TRACK };
+				    R_REPORT_TMPFS, R_REPORT_FD, R_U_OFF,
+				    R_U_CG, R_TRACK };
 
 	for (size_t i = 0; !L && i < sizeof mine / sizeof mine[0]; i++)
 		strcpy(r[mine[i]].why, "no leash binary yet");
