@@ -289,7 +289,7 @@ int format_vsn(char *buf, size_t size, const char *fmt, va_list ap)
 	return format_run(&o, fmt, ap);
 }
 
-#if defined LEASH_OWN_VFPRINTF && !defined __GLIBC__
+#if defined LEASH_SMALL_LIBC && !defined __GLIBC__
 static int flush_file(struct out *o)
 {
 	size_t n = o->len;

@@ -14,7 +14,7 @@
 #include <string.h>
 
 /* The libc's vfprintf here, not format.c's: it is the reference. */
-#undef LEASH_OWN_VFPRINTF
+#undef LEASH_SMALL_LIBC
 #include "format.c"
 
 static unsigned long long seed = 0x9e3779b97f4a7c15ULL;
