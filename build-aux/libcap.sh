@@ -24,7 +24,7 @@ ranlib=${RANLIB:-ranlib}
 min_version='1:2.66-4+deb12u1'
 # Flags for the library; a change of them or of the compiler rebuilds it
 # from the unpacked source.
-copts='-O2 -fPIC -fstack-protector-strong -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables'
+copts='-Os -fPIC -fstack-protector-strong -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables -fno-unwind-tables'
 
 say() { printf 'leash: %s\n' "$*"; }
 die() { printf 'leash: %s\n' "$*" >&2; exit 1; }

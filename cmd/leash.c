@@ -67,9 +67,13 @@ int main(int argc, char **argv)
 	return p->main(argc, argv);
 }
 
+/* cold, and its text an array, not a literal the linker could merge
+ * a hot string into: it stays out of the pages every launch maps. */
+__attribute__((cold, noinline))
 static void leash_usage(void)
 {
-	fputs("Usage: leash [OPTION]... [--] COMMAND [ARG]...\n"
+	static const char help[] =
+	      "Usage: leash [OPTION]... [--] COMMAND [ARG]...\n"
 	      "       leash timeout [OPTION]... DURATION COMMAND [ARG]...\n"
 	      "       leash su [OPTION]... [-] [USER [ARG]...]\n"
 	      "Run COMMAND as another user, in a per-uid cpu cgroup, with a deadline.\n"
@@ -133,8 +137,9 @@ static void leash_usage(void)
 	      "  137  COMMAND was sent the KILL signal\n"
 	      "  -    otherwise COMMAND's status; a signal death is passed on\n"
 	      "\n"
-	      "Called as 'timeout' or 'su', leash behaves as those; see leash(1).\n",
-	      stdout);
+	      "Called as 'timeout' or 'su', leash behaves as those; see leash(1).\n";
+
+	fputs(help, stdout);
 }
 
 static _Noreturn void leash_try(void)

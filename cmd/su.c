@@ -38,9 +38,13 @@ extern char **environ;
 
 enum { SU_FAIL = 1 };
 
+/* cold, and its text an array, not a literal the linker could merge
+ * a hot string into: it stays out of the pages every launch maps. */
+__attribute__((cold, noinline))
 static void su_usage(void)
 {
-	fputs("\nUsage:\n"
+	static const char help[] =
+	      "\nUsage:\n"
 	      " su [options] [-] [<user> [<argument>...]]\n"
 	      " su [<who> [<command>...]]\n"
 	      "\nChange the effective user ID and group ID to that of <user>.\n"
@@ -70,7 +74,9 @@ static void su_usage(void)
 	      "\n"
 	      " -h, --help                      display this help\n"
 	      " -V, --version                   display version\n"
-	      "\nFor more details see leash(1).\n", stdout);
+	      "\nFor more details see leash(1).\n";
+
+	fputs(help, stdout);
 }
 
 /* A name that is no one, in the dialect's words; any other error (EMFILE

@@ -7,10 +7,14 @@
 #include "diag.h"
 #include "parse.h"
 
+/* cold, and its text an array, not a literal the linker could merge
+ * a hot string into: it stays out of the pages every launch maps. */
+__attribute__((cold, noinline))
 static void timeout_usage(const char *prog)
 {
 	printf("Usage: %s [OPTION]... DURATION COMMAND [ARG]...\n", prog);
-	fputs("Start COMMAND, and kill it if still running after DURATION.\n"
+	static const char help[] =
+	      "Start COMMAND, and kill it if still running after DURATION.\n"
 	      "\n"
 	      "Mandatory arguments to long options are mandatory for short options too.\n"
 	      "  -f, --foreground\n"
@@ -50,7 +54,9 @@ static void timeout_usage(const char *prog)
 	      "  137  if COMMAND (or timeout itself) is sent the KILL (9) signal (128+9)\n"
 	      "  -    the exit status of COMMAND otherwise\n"
 	      "\n"
-	      "This is the timeout personality of leash; see leash(1).\n", stdout);
+	      "This is the timeout personality of leash; see leash(1).\n";
+
+	fputs(help, stdout);
 }
 
 int timeout_main(int argc, char **argv)
