@@ -256,7 +256,9 @@ assert_keys() {
 	local n seen=
 	for n in 5 6 7 8 9 10 11 12; do
 		rm -f "$R"
-		BOUND=20 run bounded prlimit --nofile="$n" -- bash -c \
+		# Never 0: the deadline (124), or a failure under the limit
+		# (125-127, which bats would take for a missing command).
+		BOUND=20 run ! bounded prlimit --nofile="$n" -- bash -c \
 			'for f in /proc/$$/fd/*; do f=${f##*/}; ((f > 2)) && eval "exec $f>&-"; done
 			 exec "$LEASH" -v --report="$1" --cgroup=off -t 0.2 -- sh -c "setsid probe -m \"\$1\" -s 5 -q & sleep 5" sh "$2"' \
 			bash "$R" "$MARK"
