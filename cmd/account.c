@@ -147,6 +147,7 @@ void account_start(void)
 		diag_warn("running as %s (%lu), groups %s, %s", r.user,
 			  (unsigned long)r.uid, groups,
 			  !strcmp(r.id_source, "passwd") ? "from /etc/passwd" :
+			  !strcmp(r.id_source, "nss") ? "from NSS (getent)" :
 			  !strcmp(r.id_source, "number") ?
 			  "a number without a passwd entry" : "an Android id");
 }

@@ -15,6 +15,7 @@
 #include "diag.h"
 #include "duration.h"
 #include "env.h"
+#include "fallback.h"
 #include "nss.h"
 #include "mountinfo.h"
 #include "parse.h"
@@ -178,6 +179,8 @@ static void native_resolve(struct plan *p, const struct leash_opts *o)
 		snprintf(self, sizeof self, "%u", (unsigned)getuid());
 		user = self;
 	}
+	/* A name asked of NSS may take a fallback (close_range) already. */
+	fallback_verbose = p->verbose;
 	if (user && ident_resolve_user(&p->id, user) < 0)
 		diag_die(EXIT_CANCELED, "cannot resolve user %s: %s",
 			 diag_quote(user), resolve_error(errno, "user", &p->id));

@@ -20,6 +20,7 @@ const char *fallback_name(unsigned f)
 	case FALLBACK_SUBREAPER: return "no-subreaper";
 	case FALLBACK_KEYRING: return "no-keyring";
 	case FALLBACK_CGROUP_KILL: return "no-cgroup-kill";
+	case FALLBACK_CLOSE_RANGE: return "no-close-range";
 	}
 	return NULL;
 }

@@ -19,8 +19,9 @@ enum fallback {
 	FALLBACK_SUBREAPER = 1u << 5,   /* the process group only */
 	FALLBACK_KEYRING = 1u << 6,     /* keyctl refused: no fresh keyring */
 	FALLBACK_CGROUP_KILL = 1u << 7, /* KILL to each process of the leaf */
+	FALLBACK_CLOSE_RANGE = 1u << 8, /* getent's fds closed one by one */
 };
-#define FALLBACK_ALL 0xffu
+#define FALLBACK_ALL 0x1ffu
 
 /* Every fallback this process took (a child's reach the parent through
  * spawn's pipe); say them under -v when fallback_verbose. */

@@ -233,9 +233,11 @@ int ident_resolve_user(struct ident *id, const char *spec)
 			return take_bare(id, uid, spec);
 	} else if (!id->no_nss) {
 		/* Only now, after a miss: the common launch runs no getent. */
-		if (nss_passwd(spec, &pw) == 0)
-			return take_pwent(id, &pw, nss_initgroups);
-		return -1;
+		if (nss_passwd(spec, &pw) < 0)
+			return -1;
+		int rc = take_pwent(id, &pw, nss_initgroups);
+		id->source = "nss";
+		return rc;
 	}
 	errno = ENOENT;
 	return -1;

@@ -23,10 +23,31 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "fallback.h"
 
 bool nss_available(void)
 {
 	return access(NSS_GETENT, X_OK) == 0;
+}
+
+/* Does close_range work here?  Asked once, in the parent, where a
+ * refusal can still be said (-v, the report's fallbacks); the child
+ * inherits the answer.  An empty range costs the kernel nothing. */
+static bool close_range_works(void)
+{
+#ifdef SYS_close_range
+	static int works = -1;
+
+	if (works < 0) {
+		works = syscall(SYS_close_range, ~0U, ~0U, 0U) == 0;
+		if (!works)
+			fallback_take(FALLBACK_CLOSE_RANGE, errno, "getent's "
+				      "descriptors are closed one by one");
+	}
+	return works;
+#else
+	return false;
+#endif
 }
 
 /* Close every descriptor from 3 up: getent gets only its three. */
@@ -36,7 +57,7 @@ static void close_from_3(void)
 	struct dirent *e;
 
 #ifdef SYS_close_range
-	if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0)
+	if (close_range_works() && syscall(SYS_close_range, 3U, ~0U, 0U) == 0)
 		return;
 #endif
 	if (!(d = opendir("/proc/self/fd")))
@@ -187,6 +208,7 @@ static int query_run(struct answer *a, const char *db, const char *key)
 	deadline.tv_nsec += NSS_TIMEOUT_MS % 1000 * 1000000L;
 	if (pipe2(fd, O_CLOEXEC) < 0)
 		return errno;
+	close_range_works();
 	if ((pid = fork()) < 0) {
 		err = errno;
 		close(fd[0]);

@@ -250,6 +250,25 @@ need_ns() {
 	done
 }
 
+@test "nss: -v and the report say the name came from NSS; without close_range they name the fallback" {
+	need_ns
+	local nosys=${NOSYS:-${LEASH_BUILDDIR:-$TOP/build}/nosys}
+	[[ -x $nosys ]] || must_run_or_skip "no nosys helper (build/nosys)"
+	answer_user
+	run with_stub "$nosys" -e EPERM close_range -- \
+		"$LEASH" -v --report="$NSS_DIR/r.json" -u "$NSS_USER" -- true
+	assert_status 0
+	[[ $output == *"leash: running as $NSS_USER ($NSS_UID), groups $NSS_GID,$NSS_G1,$NSS_G2, from NSS (getent)"* ]]
+	[[ $output == *"leash: fallback: no-close-range: getent's descriptors are closed one by one: Operation not permitted"* ]]
+	[[ $(jq -c .fallbacks "$NSS_DIR/r.json") == '["no-close-range"]' ]]
+	[[ $(jq -r .identity.source "$NSS_DIR/r.json") == nss ]]
+	# Where close_range works, nothing is said or listed.
+	run with_stub "$LEASH" -v --report="$NSS_DIR/r.json" -u "$NSS_USER" -- true
+	assert_status 0
+	[[ $output != *"fallback:"* ]]
+	[[ $(jq -c .fallbacks "$NSS_DIR/r.json") == '[]' ]]
+}
+
 # --- leash and su, with the stand-in over /usr/bin/getent (root) ---------------
 
 @test "a user only NSS knows: its uid, gid, NSS's groups, HOME, SHELL and USER" {
