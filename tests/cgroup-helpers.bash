@@ -37,6 +37,23 @@ need_leaf() {
 }
 
 # Two uids of our own, unlikely to meet another run's.
+# cg_tops_note (setup_file): remember whether leash's tops existed, so
+# cg_tops_tidy (teardown_file) removes only what the file made.
+cg_tops_note() {
+	cg_detect
+	export CG_TOP_EXISTED=0 LEAF_TOP_EXISTED=0
+	[[ -d $CG_TOP ]] && CG_TOP_EXISTED=1
+	[[ -n $LEAF_TOP && -d $LEAF_TOP ]] && LEAF_TOP_EXISTED=1
+	return 0
+}
+
+cg_tops_tidy() {
+	cg_detect
+	[[ $CG_TOP_EXISTED == 1 ]] || rmdir "$CG_TOP" 2>/dev/null
+	[[ $LEAF_TOP_EXISTED == 1 ]] || rmdir "$LEAF_TOP" 2>/dev/null
+	return 0
+}
+
 cg_uids() {
 	UA=$((3100000 + (BATS_ROOT_PID % 50000) * 20 + ${BATS_SUITE_TEST_NUMBER:-0} % 20))
 	UB=$((UA + 1000000))

@@ -8,20 +8,11 @@ load helpers
 load cgroup-helpers
 
 setup_file() {
-	cg_detect
-	# Remember whether the tops existed, so teardown_file removes only
-	# what this file made.
-	export CG_TOP_EXISTED=0 LEAF_TOP_EXISTED=0
-	[[ -d $CG_TOP ]] && CG_TOP_EXISTED=1
-	[[ -n $LEAF_TOP && -d $LEAF_TOP ]] && LEAF_TOP_EXISTED=1
-	return 0
+	cg_tops_note
 }
 
 teardown_file() {
-	cg_detect
-	[[ $CG_TOP_EXISTED == 1 ]] || rmdir "$CG_TOP" 2>/dev/null
-	[[ $LEAF_TOP_EXISTED == 1 ]] || rmdir "$LEAF_TOP" 2>/dev/null
-	return 0
+	cg_tops_tidy
 }
 
 setup() {

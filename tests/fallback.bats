@@ -18,18 +18,11 @@ load cgroup-helpers
 NOSYS=${NOSYS:-${LEASH_BUILDDIR:-$TOP/build}/nosys}
 
 setup_file() {
-	cg_detect
-	export CG_TOP_EXISTED=0 LEAF_TOP_EXISTED=0
-	[[ -d $CG_TOP ]] && CG_TOP_EXISTED=1
-	[[ -n $LEAF_TOP && -d $LEAF_TOP ]] && LEAF_TOP_EXISTED=1
-	return 0
+	cg_tops_note
 }
 
 teardown_file() {
-	cg_detect
-	[[ $CG_TOP_EXISTED == 1 ]] || rmdir "$CG_TOP" 2>/dev/null
-	[[ $LEAF_TOP_EXISTED == 1 ]] || rmdir "$LEAF_TOP" 2>/dev/null
-	return 0
+	cg_tops_tidy
 }
 
 setup() {
