@@ -106,9 +106,8 @@ void json_close(void);
 /* The sections; each prints its table and writes its JSON member. */
 void sec_machine(const struct setup *s, const char *commit);
 void sec_launch(const struct setup *s);
-/* The launch section's --report file on tmpfs, and whether DIR is tmpfs. */
+/* The launch section's --report file on tmpfs (bench.c removes it). */
 const char *launch_tmpfs_report(void);
-bool bench_on_tmpfs(const char *dir);
 void sec_latency(const struct setup *s);
 void sec_overshoot(const struct setup *s);
 void sec_memory(const struct setup *s);

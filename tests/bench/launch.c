@@ -45,7 +45,7 @@ const char *launch_tmpfs_report(void)
 	return path;
 }
 
-bool bench_on_tmpfs(const char *dir)
+static bool on_tmpfs(const char *dir)
 {
 	struct statfs fs;
 
@@ -82,7 +82,7 @@ static void leash_rows(const struct setup *s, struct cmd *r)
 	cmd_set(&r[R_REPORT_TMPFS], "leash_report_tmpfs",
 		"leash -t 10 --report=FILE true (tmpfs)", L, "-t", "10",
 		report_tmpfs, T, NULL);
-	if (!bench_on_tmpfs("/dev/shm"))
+	if (!on_tmpfs("/dev/shm"))
 		strcpy(r[R_REPORT_TMPFS].why, "no tmpfs at /dev/shm");
 	/* To stdout (/dev/null here): leash's own cost, no file made. */
 	cmd_set(&r[R_REPORT_FD], "leash_report_fd",
