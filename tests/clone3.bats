@@ -21,12 +21,6 @@ setup() {
 	DIR=
 }
 
-# traced ARG...: strace ARG..., with LeakSanitizer off (it cannot work
-# under ptrace: SANITIZE=1 builds would end in its fatal error).
-traced() {
-	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace "$@"
-}
-
 teardown() {
 	common_teardown
 	[[ -n ${DIR:-} && -d $DIR ]] && rmdir "$DIR"
@@ -68,7 +62,7 @@ teardown() {
 	command -v strace >/dev/null || skip "needs strace"
 	strace -f -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
 	# -y: descriptors shown with their paths.
-	run traced -f -qq -y -e trace=clone3,openat -o "$TMP/trace" \
+	run "${TRACED[@]}" -f -qq -y -e trace=clone3,openat -o "$TMP/trace" \
 		"$LEASH" -u "$UA" -- "$PROBE" -k cgroup
 	assert_status 0
 	[[ $(v2_path_of "$output") == /leash/uid_$UA/run_* ]]
@@ -110,7 +104,7 @@ nosys_leash() {
 	# leaf's mkdirat is leash's first: clone3 says the leaf is gone,
 	# then every mkdir of a new one fails.
 	"$LEASH" -u "$UA" -t 10 -- true
-	run traced -f -qq -o /dev/null -e inject=clone3:error=ENOENT:when=1 \
+	run "${TRACED[@]}" -f -qq -o /dev/null -e inject=clone3:error=ENOENT:when=1 \
 		-e inject=mkdirat:error=ENOENT:when=2+ \
 		"$LEASH" -u "$UA" -t 10 -- cat /proc/self/cgroup
 	echo "$output" >&2

@@ -315,7 +315,7 @@ in_keyring() {
 
 # Every openat of a cgroup.kill fails ENOENT, as on kernels before 5.14
 # (strace fault injection; leash opens it relative to the leaf's fd).
-NO_CGROUP_KILL=(strace -qq -o /dev/null -P cgroup.kill -e trace=openat
+NO_CGROUP_KILL=("${TRACED[@]}" -qq -o /dev/null -P cgroup.kill -e trace=openat
 	-e inject=openat:error=ENOENT)
 
 need_inject() {

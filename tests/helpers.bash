@@ -276,6 +276,11 @@ DFL_SIGS=HUP,INT,QUIT,PIPE,TERM,USR1,USR2,ALRM,XCPU,TTIN,TTOU
 # same pid, so CMD & gives CMD's pid in $!).
 DFL=("$PROBE" -d "$DFL_SIGS" --)
 
+# "${TRACED[@]}" ARG...: strace ARG..., with LeakSanitizer off (it cannot
+# work under ptrace: SANITIZE=1 builds would end in its fatal error); a
+# command, not a function, so that bounded and run both take it.
+TRACED=(env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace)
+
 # bounded CMD...: run CMD under probe's watchdog (kills it after BOUND
 # seconds, default 20, exit 255), with DFL_SIGS at their default. The
 # status is the shell's view (N or 128+N), so a hang cannot pass for a

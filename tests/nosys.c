@@ -6,7 +6,7 @@
  *   nosys [-e ERRNO] NAME[,NAME...] -- CMD [ARG]...
  *     NAME   timerfd_create pidfd_open clone3 signalfd4 close_range keyctl
  *            subreaper (prctl PR_SET_CHILD_SUBREAPER only)
- *            thread (clone with CLONE_THREAD only: no pthread_create)
+ *            thread (clone with CLONE_THREAD, and clone3: no pthread_create)
  *     -e     the errno to fail with: ENOSYS (default), EPERM or E2BIG
  * Called by another name (a copy named leash or timeout), it denies the
  * calls in $LEASH_NOSYS and execs real/NAME beside itself, with argv as
@@ -59,6 +59,9 @@ static const struct {
 	{ "subreaper", SYS_prctl, EQUALS, PR_SET_CHILD_SUBREAPER },
 	/* pthread_create's clone; fork's (no CLONE_THREAD) still works. */
 	{ "thread", SYS_clone, HAS_BIT, CLONE_THREAD },
+	/* glibc 2.34+ makes threads with clone3, whose flags seccomp cannot
+	 * read: all of it (musl's fork never uses it). */
+	{ "thread", SYS_clone3, ANY, 0 },
 };
 
 /* The low 32 bits of args[0], which BPF loads a word at a time. */
