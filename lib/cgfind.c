@@ -26,7 +26,8 @@ static int cg_locate_root(struct cgroup_plan *cg, const char *root)
 		return -1;
 	while ((slash = strrchr(parent, '/')) && slash > parent && !slash[1])
 		*slash = '\0';  /* trailing slashes */
-	strcpy(cg->cpu_top, parent);
+	if (cg_set(cg, CGROUP_CPU_TOP, parent, NULL) < 0)
+		return -1;
 	magic = mountinfo_magic(cg->cpu_top);
 	if (magic < 0 && errno == ENOENT && (slash = strrchr(parent, '/'))) {
 		slash[slash == parent] = '\0';
@@ -70,8 +71,9 @@ static int cg_fail_none(struct cgroup_plan *cg,
 static int cg_locate_leaf_only(struct cgroup_plan *cg, const char *v2)
 {
 	cg->version = 0;
-	cg->cpu_top[0] = cg->cpu_uid[0] = '\0';
-	return cg_path(cg, cg->leaf_top, v2, "leash");
+	cg_set(cg, CGROUP_CPU_TOP, "", NULL);
+	cg_set(cg, CGROUP_CPU_UID, "", NULL);
+	return cg_set(cg, CGROUP_LEAF_TOP, v2, "leash");
 }
 
 /* The tops, R of the cpu groups and of the leaves: from --cgroup-root,
@@ -85,9 +87,9 @@ static int cg_locate_tops(struct cgroup_plan *cg,
 		if (cg_locate_root(cg, root) < 0)
 			return -1;
 		if (cg->mode == CGROUP_TRACK) {
-			strcpy(cg->leaf_top, cg->cpu_top);
+			cg_set(cg, CGROUP_LEAF_TOP, cg->cpu_top, NULL);
 			cg->version = 0;
-			cg->cpu_top[0] = '\0';
+			cg_set(cg, CGROUP_CPU_TOP, "", NULL);
 		}
 		return 0;
 	}
@@ -105,8 +107,8 @@ static int cg_locate_tops(struct cgroup_plan *cg,
 	}
 	if (m->v2cpu || m->v1cpu[0]) {
 		cg->version = m->v2cpu ? 2 : 1;
-		return cg_path(cg, cg->cpu_top, m->v2cpu ? m->v2 : m->v1cpu,
-			       "leash");
+		return cg_set(cg, CGROUP_CPU_TOP, m->v2cpu ? m->v2 : m->v1cpu,
+			      "leash");
 	}
 	return cg_fail_none(cg, m);
 }
@@ -118,17 +120,17 @@ static int cg_locate_uids(struct cgroup_plan *cg,
 	char name[32];
 
 	cg_name(name, "uid_", uid);
-	if (cg->version && cg_path(cg, cg->cpu_uid, cg->cpu_top, name) < 0)
+	if (cg->version && cg_set(cg, CGROUP_CPU_UID, cg->cpu_top, name) < 0)
 		return -1;
 	if (cg->version == 2) {
-		strcpy(cg->leaf_top, cg->cpu_top);
+		cg_set(cg, CGROUP_LEAF_TOP, cg->cpu_top, NULL);
 	} else if (cg->version == 1 && m->v2[0]) {
 		/* Hybrid: track the launch in cgroup2, no controllers. */
-		if (cg_path(cg, cg->leaf_top, m->v2, "leash") < 0)
+		if (cg_set(cg, CGROUP_LEAF_TOP, m->v2, "leash") < 0)
 			return -1;
 	}
 	if (cg->leaf_top[0] &&
-	    cg_path(cg, cg->leaf_uid, cg->leaf_top, name) < 0)
+	    cg_set(cg, CGROUP_LEAF_UID, cg->leaf_top, name) < 0)
 		return -1;
 	return 0;
 }
@@ -163,20 +165,23 @@ static const char *const cg_v1_bases[] = {
 };
 
 /* BASE/leash/NAME when it exists on a filesystem of MAGIC holding FILE
- * (NULL: any): its descriptor, TOP and DIR filled; else -1. */
-static int cg_fast_open(const char *base, const char *name, long magic,
-			const char *file, char *top, char *dir)
+ * (NULL: any): its descriptor, with the paths TOP and DIR set (built in
+ * place: no path on the stack); else -1. */
+static int cg_fast_open(struct cgroup_plan *cg, const char *base,
+			const char *name, long magic, const char *file,
+			enum cgroup_path top, enum cgroup_path dir)
 {
 	struct statfs sf;
 	int fd;
 
-	cgfs_join(top, CGROUP_PATH_MAX, base, "leash");
-	cgfs_join(dir, CGROUP_PATH_MAX, top, name);
-	fd = cgfs_dir(AT_FDCWD, dir);
+	if (cg_set(cg, top, base, "leash") < 0 ||
+	    cg_set(cg, dir, cg->path[top], name) < 0)
+		return -1;
+	fd = cgfs_dir(AT_FDCWD, cg->path[dir]);
 	if (fd < 0)
 		return -1;
 	if (fstatfs(fd, &sf) == 0 && (long)sf.f_type == magic &&
-	    (!file || faccessat(fd, file, F_OK, 0) == 0))
+	    (!file || cgfs_exists(fd, file) == 0))
 		return fd;
 	close(fd);
 	return -1;
@@ -187,30 +192,28 @@ static int cg_fast_open(const char *base, const char *name, long magic,
  * groups are open and cg is filled, 1 when the full search must run. */
 int cg_fast_find(struct cgroup_plan *cg, const char *name)
 {
-	char top[CGROUP_PATH_MAX];
 	size_t i;
 
 	for (i = 0; i < CG_COUNT(cg_v2_bases) && cg->uid_fd < 0; i++)
-		cg->uid_fd = cg_fast_open(cg_v2_bases[i], name,
+		cg->uid_fd = cg_fast_open(cg, cg_v2_bases[i], name,
 					  MOUNTINFO_CGROUP2_MAGIC, NULL,
-					  cg->leaf_top, cg->leaf_uid);
+					  CGROUP_LEAF_TOP, CGROUP_LEAF_UID);
 	if (cg->uid_fd < 0)
 		return 1;
 	if (cg->mode == CGROUP_TRACK)
 		return 0;
-	if (faccessat(cg->uid_fd, "cpu.weight", F_OK, 0) == 0) {
+	if (cgfs_exists(cg->uid_fd, "cpu.weight") == 0) {
 		cg->version = 2;
-		strcpy(cg->cpu_top, cg->leaf_top);
-		strcpy(cg->cpu_uid, cg->leaf_uid);
+		cg_set(cg, CGROUP_CPU_TOP, cg->leaf_top, NULL);
+		cg_set(cg, CGROUP_CPU_UID, cg->leaf_uid, NULL);
 		return 0;
 	}
 	for (i = 0; i < CG_COUNT(cg_v1_bases) && cg->cpu_fd < 0; i++)
-		cg->cpu_fd = cg_fast_open(cg_v1_bases[i], name,
+		cg->cpu_fd = cg_fast_open(cg, cg_v1_bases[i], name,
 					  MOUNTINFO_CGROUP1_MAGIC, "cpu.shares",
-					  top, cg->cpu_uid);
+					  CGROUP_CPU_TOP, CGROUP_CPU_UID);
 	if (cg->cpu_fd < 0)
 		return 1;
 	cg->version = 1;
-	strcpy(cg->cpu_top, top);
 	return 0;
 }

@@ -17,6 +17,9 @@ int cgfs_open(int at, const char *name, int flags);
 /* An O_PATH descriptor of the directory AT/NAME; -1 with errno. */
 int cgfs_dir(int at, const char *name);
 
+/* 0 when AT/NAME exists, else -1 with errno (faccessat F_OK). */
+int cgfs_exists(int at, const char *name);
+
 /* DST = A "/" B (B may be NULL: DST = A).  -1 ENAMETOOLONG. */
 int cgfs_join(char *dst, size_t size, const char *a, const char *b);
 

@@ -32,6 +32,12 @@ int cg_fail(struct cgroup_plan *cg, int err, bool soft, const char *hint,
 const char *cg_hint(int err);
 /* Copy A[/B] into DST (CGROUP_PATH_MAX) or fail with a message. */
 int cg_path(struct cgroup_plan *cg, char *dst, const char *a, const char *b);
+/* The plan's path ID := A[/B] ("" with B NULL: unused), or fail with a
+ * message.  A and B may be the plan's other paths (not ID itself).  The
+ * only writer of the paths; cg_paths_clear makes all five "". */
+int cg_set(struct cgroup_plan *cg, enum cgroup_path id, const char *a,
+	   const char *b);
+void cg_paths_clear(struct cgroup_plan *cg);
 /* PREFIX followed by the decimal V, at DST (room for 64 bytes); returns
  * the end. */
 char *cg_name(char *dst, const char *prefix, unsigned long long v);

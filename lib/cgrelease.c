@@ -168,7 +168,7 @@ static int cg_kill_fd(int leaf, int sig, pid_t skip)
 	if (cgfs_write(leaf, "cgroup.kill", "1") == 0)
 		return 0;
 	/* No cgroup.kill (before 5.14) in a leaf that is there: not gone. */
-	if (errno == ENOENT && faccessat(leaf, "cgroup.procs", F_OK, 0) == 0)
+	if (errno == ENOENT && cgfs_exists(leaf, "cgroup.procs") == 0)
 		errno = EOPNOTSUPP;
 	return -1;
 }

@@ -31,16 +31,18 @@ static int cg_fail_mkdir(struct cgroup_plan *cg, const char *dir)
 }
 
 /* Forget everything (the descriptors are not ours to close yet: the
- * plan starts zeroed, and 0 is stdin). */
+ * plan starts zeroed, and 0 is stdin).  msg is not touched: it is read
+ * only after cg_fail filled it, and a launch that succeeds never pages
+ * it in. */
 static void cg_reset(struct cgroup_plan *cg)
 {
 	cg->active = cg->created = false;
 	cg->soft = false;
 	cg->version = 0;
+	cg->hint_at = 0;
 	cg->cpu_fd = cg->uid_fd = cg->leaf_fd = -1;
-	cg->cpu_top[0] = cg->cpu_uid[0] = '\0';
-	cg->leaf_top[0] = cg->leaf_uid[0] = cg->leaf[0] = '\0';
-	cg->wfile[0] = cg->wvalue[0] = cg->msg[0] = '\0';
+	cg_paths_clear(cg);
+	cg->wfile[0] = cg->wvalue[0] = '\0';
 }
 
 /* Auto mode acts, like the kernel patch at set_user(), when the uid
@@ -218,7 +220,7 @@ int cg_make_leaf(struct cgroup_plan *cg)
 		end = cg_name(end, "_", stamp);
 		if (k)
 			cg_name(end, "_", (unsigned)k);
-		if (cg_path(cg, cg->leaf, cg->leaf_uid, name) < 0)
+		if (cg_set(cg, CGROUP_LEAF, cg->leaf_uid, name) < 0)
 			return -1;
 		if (cgfs_mkdir(cg->uid_fd, name, &created) < 0)
 			return errno == ENOENT ? CG_AGAIN :
@@ -248,7 +250,7 @@ static int cg_build_leaf(struct cgroup_plan *cg)
 	if (rc == 0)
 		rc = cg_make_leaf(cg);
 	if (rc)
-		cg->leaf[0] = '\0';    /* never remove what is not ours */
+		cg_set(cg, CGROUP_LEAF, "", NULL);  /* never remove what is not ours */
 	if (rc == -1 && cg->version == 1 && cg->soft &&
 	    cg->mode == CGROUP_AUTO) {
 		/* The cpu group works; only tracking is lost. */
@@ -256,7 +258,8 @@ static int cg_build_leaf(struct cgroup_plan *cg)
 			cg->msg);
 		cg_close_fd(&cg->uid_fd);
 		cg_close_fd(&cg->leaf_fd);
-		cg->leaf_top[0] = cg->leaf[0] = '\0';
+		cg_set(cg, CGROUP_LEAF_TOP, "", NULL);
+		cg_set(cg, CGROUP_LEAF, "", NULL);
 		return 0;
 	}
 	return rc;
@@ -268,8 +271,9 @@ static void cg_leaf_only_in_r(struct cgroup_plan *cg)
 	cg_note(cg, "cgroup: tracking leaf only: %.*s", cg->hint_at, cg->msg);
 	cg->version = 0;
 	cg->wfile[0] = '\0';
-	strcpy(cg->leaf_uid, cg->cpu_uid);
-	cg->cpu_top[0] = cg->cpu_uid[0] = '\0';
+	cg_set(cg, CGROUP_LEAF_UID, cg->cpu_uid, NULL);
+	cg_set(cg, CGROUP_CPU_TOP, "", NULL);
+	cg_set(cg, CGROUP_CPU_UID, "", NULL);
 }
 
 static int cg_build(struct cgroup_plan *cg)
