@@ -81,10 +81,9 @@ int cg_path(struct cgroup_plan *cg, char *dst, const char *a,
 
 void cg_paths_clear(struct cgroup_plan *cg)
 {
-	for (int i = 0; i < CGROUP_PATHS; i++) {
-		cg->paths[i] = '\0';
+	for (int i = 0; i <= CGROUP_PATHS; i++)
 		cg->path[i] = cg->paths + i;
-	}
+	memset(cg->paths, 0, CGROUP_PATHS);
 }
 
 static bool cg_within(const char *p, const char *start, size_t len)
@@ -93,35 +92,35 @@ static bool cg_within(const char *p, const char *start, size_t len)
 }
 
 /* The paths lie in cg->paths in enum order, each right after the NUL
- * of the one before, so a launch's few short paths share one page.
- * Setting one moves those after it by the change in length (and A or B
- * with them when they are among those).  Each path still fits
- * CGROUP_PATH_MAX - 1 bytes whatever the others hold: the area has
- * room for all five at their longest. */
+ * of the one before (path[i + 1] - path[i] is the room of path i), so a
+ * launch's few short paths share one page.  Setting one moves those
+ * after it by the change in length (and A or B with them when they are
+ * among those).  Each path still fits CGROUP_PATH_MAX - 1 bytes whatever
+ * the others hold: the area has room for all five at their longest. */
 int cg_set(struct cgroup_plan *cg, enum cgroup_path id, const char *a,
 	   const char *b)
 {
 	char *dst = cg->paths + (cg->path[id] - cg->paths);
-	const char *last = cg->path[CGROUP_PATHS - 1];
-	char *tail = dst + strlen(dst) + 1;     /* where path ID + 1 starts */
+	char *tail = dst + (cg->path[id + 1] - cg->path[id]);
+	size_t move = (size_t)(cg->paths_end - cg->path[id + 1]);
 	size_t la = strlen(a), lb = b ? strlen(b) : 0;
 	size_t n = la + (b ? 1 + lb : 0);
-	size_t move = id + 1 < CGROUP_PATHS ?
-		      (size_t)(last + strlen(last) + 1 - tail) : 0;
 	ptrdiff_t delta;
 
 	if (n >= CGROUP_PATH_MAX)
 		return cg_fail(cg, ENAMETOOLONG, false, NULL,
 			       "cgroup path too long: %s", diag_quote(a));
-	delta = (ptrdiff_t)n - (tail - 1 - dst);
-	if (cg_within(a, tail, move))
-		a += delta;
-	if (b && cg_within(b, tail, move))
-		b += delta;
-	memmove(tail + delta, tail, move);
-	for (int i = id + 1; i < CGROUP_PATHS; i++)
+	delta = (ptrdiff_t)(n + 1) - (tail - dst);
+	if (delta && move) {
+		if (cg_within(a, tail, move))
+			a += delta;
+		if (b && cg_within(b, tail, move))
+			b += delta;
+		memmove(tail + delta, tail, move);
+	}
+	for (int i = id + 1; i <= CGROUP_PATHS; i++)
 		cg->path[i] += delta;
-	memmove(dst, a, la);
+	memcpy(dst, a, la);     /* A is not path ID: no overlap */
 	if (b) {
 		dst[la] = '/';
 		memcpy(dst + la + 1, b, lb);

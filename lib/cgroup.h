@@ -78,13 +78,15 @@ struct cgroup_plan {
 	 * one 4 KiB page each.  NULL until cgroup_prepare ran: read them
 	 * only once version or active says there is a group. */
 	union {
-		const char *path[CGROUP_PATHS];        /* by enum cgroup_path */
+		/* By enum cgroup_path; [CGROUP_PATHS]: the end of the last. */
+		const char *path[CGROUP_PATHS + 1];
 		struct {
 			const char *leaf_top;  /* cgroup2 R of the leaf, or "" */
 			const char *leaf_uid;  /* cgroup2 uid_<uid> above it */
 			const char *cpu_top;   /* v1: <cpu mount>/leash; v2: R */
 			const char *cpu_uid;   /* uid_<uid>, cpu hierarchy */
 			const char *leaf;      /* the leaf we made, or "" */
+			const char *paths_end;
 		};
 	};
 	bool soft;              /* msg is a reason auto mode may run without */
