@@ -15,17 +15,26 @@
 #include "cgfs.h"
 #include "diag.h"
 
-void cg_note(const struct cgroup_plan *cg, const char *fmt, ...)
+/* Apart, so that a quiet launch never enters (and the stack clash
+ * protection never probes) the frame of the 4 KiB buffer. */
+static __attribute__((noinline)) void cg_vnote(const struct cgroup_plan *cg,
+					       const char *fmt, va_list ap)
 {
 	char buf[PATH_MAX + 256];
+
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	cg->note("%s", buf);
+}
+
+void cg_note(const struct cgroup_plan *cg, const char *fmt, ...)
+{
 	va_list ap;
 
 	if (!cg->verbose || !cg->note)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	cg_vnote(cg, fmt, ap);
 	va_end(ap);
-	cg->note("%s", buf);
 }
 
 /* Fill cg->msg: TEXT[: strerror(ERR)][ (HINT)]; -1 with errno = ERR. */

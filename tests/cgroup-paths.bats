@@ -1,0 +1,58 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
+# The cgroup plan's five paths, packed in one area (lib/cgplan.c's
+# cg_set) so that a launch touches one page for them: each still holds
+# up to CGROUP_PATH_MAX - 1 bytes whatever the others hold.  The first
+# test needs no root; the second makes a tracking leaf under a deep
+# --cgroup-root in cgroup2 (root), and removes everything it made.
+
+load helpers
+load cgroup-helpers
+
+setup() {
+	common_setup
+	DEEP=
+}
+
+teardown() {
+	common_teardown
+	# Deepest first: rmdir takes empty cgroups only.
+	local d=$DEEP
+	while [[ -n $d && $d == "$CG2/leashpaths."* ]]; do
+		rmdir "$d/uid_0" 2>/dev/null
+		rmdir "$d" 2>/dev/null
+		d=${d%/*}
+	done
+	return 0
+}
+
+@test "cgroup paths: cg_set keeps every path's room, its sources and the packing" {
+	local check=${CGPLAN_CHECK:-${LEASH_BUILDDIR:-$TOP/build}/cgplan-check}
+	[[ -x $check ]] || skip "build/cgplan-check not built"
+	run "$check"
+	assert_status 0
+	assert_output ok
+}
+
+@test "cgroup paths: a --cgroup-root near PATH_MAX, so three paths of ~4 KiB at once, still runs in its leaf" {
+	need_root "makes cgroups"
+	cg_detect
+	need_leaf
+	# 4096 - the leaf's "/uid_0/run_<pid>_<ns>" (< 50) - a margin.
+	local name
+	name=$(printf 'p%.0s' {1..200})
+	DEEP=$CG2/leashpaths.$$
+	while (( ${#DEEP} + 201 < 4030 )); do
+		DEEP+=/$name
+	done
+	mkdir -p "$DEEP"
+	(( ${#DEEP} > 3800 ))
+	# grep, not the probe: its report splits a line this long.
+	run "$LEASH" -v --cgroup=track --cgroup-root "$DEEP" -- \
+		grep '^0::' /proc/self/cgroup
+	assert_status 0
+	local leaf=${DEEP#"$CG2"}/uid_0/run_
+	[[ $output == *$'\n'"0::$leaf"[0-9]*_[0-9]*$'\n'* ]]
+	[[ $output == *"leash: cgroup: removed "* ]]   # (-v cuts long lines)
+	[[ -z $(ls -d "$DEEP"/uid_0/run_* 2>/dev/null) ]]
+}
