@@ -33,8 +33,10 @@ const char *cg_hint(int err);
 /* Copy A[/B] into DST (CGROUP_PATH_MAX) or fail with a message. */
 int cg_path(struct cgroup_plan *cg, char *dst, const char *a, const char *b);
 /* The plan's path ID := A[/B] ("" with B NULL: unused), or fail with a
- * message.  A and B may be the plan's other paths (not ID itself).  The
- * only writer of the paths; cg_paths_clear makes all five "". */
+ * message.  A and B may be the plan's other paths (not ID itself).  It
+ * cannot fail for a copy of another path or for "": callers need not
+ * check those.  The only writer of the paths; cg_paths_clear makes all
+ * five "". */
 int cg_set(struct cgroup_plan *cg, enum cgroup_path id, const char *a,
 	   const char *b);
 void cg_paths_clear(struct cgroup_plan *cg);

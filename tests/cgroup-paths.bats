@@ -19,8 +19,7 @@ teardown() {
 	# Deepest first: rmdir takes empty cgroups only.
 	local d=$DEEP
 	while [[ -n $d && $d == "$CG2/leashpaths."* ]]; do
-		rmdir "$d/uid_0" 2>/dev/null
-		rmdir "$d" 2>/dev/null
+		rmdir "$d"/uid_0/run_* "$d/uid_0" "$d" 2>/dev/null
 		d=${d%/*}
 	done
 	return 0
