@@ -40,12 +40,19 @@ DEPS_PROFILE := $(strip $(if $(filter check,$(MAKECMDGOALS)),check) \
 	$(if $(filter demo,$(MAKECMDGOALS)),check))
 DEPS_CMD = $(if $(filter 1,$(DEPS)),$(srcdir)/build-aux/deps.sh $(or $(1),build))
 
+# A config.mk older than configure is made again with the arguments it
+# was made with (a pull that changes configure changes the flags).
+RECONFIGURE = args=$$(sed -n 's/^CONFIGURE_ARGS = //p' $@ 2>/dev/null); \
+	[ -n "$$args" ] && echo "leash: $@ is older than configure: $$args" && \
+	eval "$$args"
+
 # include, not -include: when configure fails, make stops with its message
 # instead of compiling with a bare cc.
-config.mk:
+config.mk: $(srcdir)/configure
 	@$(if $(DEPS_PROFILE),$(call DEPS_CMD,$(DEPS_PROFILE)))
-	@echo "leash: tree not configured: running ./configure with defaults"
-	@$(srcdir)/configure || { echo "leash: ./configure failed (above); fix that, or run ./configure with options" >&2; exit 1; }
+	@$(RECONFIGURE) || { \
+		echo "leash: tree not configured: running ./configure with defaults"; \
+		$(srcdir)/configure; } || { echo "leash: ./configure failed (above); fix that, or run ./configure with options" >&2; exit 1; }
 
 ifeq ($(V),1)
 Q :=
@@ -205,10 +212,10 @@ check-vm:
 # and the target's kernel headers (host packages), configure unpacks the
 # target's musl into build-ARCH/musl (build-aux/cross.sh says why).
 .PHONY: check-cross dist distcheck release
-build-%/config.mk:
+build-%/config.mk: $(srcdir)/configure
 	$(Q)$(if $(filter 1,$(DEPS)),$(srcdir)/build-aux/deps.sh $*)
-	$(Q)eval "$$($(srcdir)/build-aux/cross.sh info $*)" && \
-		$(srcdir)/configure --host=$$triple --static --config-mk=$@
+	$(Q)$(RECONFIGURE) || { eval "$$($(srcdir)/build-aux/cross.sh info $*)" && \
+		$(srcdir)/configure --host=$$triple --static --config-mk=$@; }
 
 # A cross link lists its inputs (ld --trace) and every one of them must
 # be ELF for the target: a host libcap.a or crt1.o fails the build.

@@ -256,13 +256,14 @@ static void summary(const struct report *r)
 
 static void account_write(struct report *r)
 {
-	struct jbuf b = { 0 };
+	struct jbuf b;
 
 	ac.done = true;
 	if (ac.plan && ac.plan->verbose && r->result != RESULT_FAILED)
 		summary(r);
 	if (!ac.reporting)
 		return;
+	jbuf_init(&b);
 	if (report_format(r, &b) < 0 ||
 	    reportfile_commit(&ac.file, b.p, b.len) < 0) {
 		int err = b.err ? ENOMEM : errno;

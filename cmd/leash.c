@@ -179,7 +179,8 @@ static void native_resolve(struct plan *p, const struct leash_opts *o)
 		snprintf(self, sizeof self, "%u", (unsigned)getuid());
 		user = self;
 	}
-	/* A name asked of NSS may take a fallback (close_range) already. */
+	/* -v names the fallbacks (native only: timeout's --verbose says
+	 * GNU's lines alone); a name asked of NSS may take one already. */
 	fallback_verbose = p->verbose;
 	if (user && ident_resolve_user(&p->id, user) < 0)
 		diag_die(EXIT_CANCELED, "cannot resolve user %s: %s",

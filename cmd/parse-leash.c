@@ -121,7 +121,15 @@ static int parse_report(bool fd, const char *arg, struct leash_opts *o,
 			return PARSE_ERROR;
 		}
 	}
-	if (!(r = realloc(o->reports, (o->nreports + 1) * sizeof *r))) {
+	if (o->nreports == 0) {
+		r = &o->one_report;
+	} else if (o->reports == &o->one_report) {
+		if ((r = malloc(2 * sizeof *r)))
+			r[0] = o->one_report;
+	} else {
+		r = realloc(o->reports, (o->nreports + 1) * sizeof *r);
+	}
+	if (!r) {
 		parse_say(e, "out of memory");
 		e->status = 125;
 		return PARSE_ERROR;
@@ -203,7 +211,8 @@ int leash_parse(int argc, char **argv, const char *cgroup_root,
 
 void leash_opts_free(struct leash_opts *o)
 {
-	free(o->reports);
+	if (o->reports != &o->one_report)
+		free(o->reports);
 	o->reports = NULL;
 	o->nreports = 0;
 }

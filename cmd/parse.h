@@ -53,8 +53,12 @@ struct leash_opts {
 	const char *user, *group, *groups, *whitelist;
 	bool login, preserve_env, timed;
 	bool root_asked;        /* --cgroup-root (not LEASH_CGROUP_ROOT) */
-	struct leash_report *reports;   /* malloc'd; free with leash_opts_free */
+	/* REPORTS is ONE_REPORT for the usual single --report, else
+	 * malloc'd (no allocation, so no page, for one); free with
+	 * leash_opts_free.  O may not be copied while it holds reports. */
+	struct leash_report *reports;
 	size_t nreports;
+	struct leash_report one_report;
 	char **rest;            /* COMMAND [ARG]... (may be empty with -l) */
 };
 

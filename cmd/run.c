@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "fallback.h"
 #include "reaper.h"
+#include "sigdie.h"
 
 /* The pty step of the story: for an interactive session of another
  * uid, a pty of its own; none to be had, a session without a terminal
@@ -143,7 +144,6 @@ static int run_once(struct plan *plan, struct outcome *out,
 
 	err->stage = 0;
 	plan->started = cmd_started;
-	fallback_verbose = plan->verbose;
 	if (waiter_kind_from_env(&kind) < 0) {
 		diag_warn("invalid LEASH_WAIT %s: use thread, pidfd or poll",
 			  diag_quote(getenv("LEASH_WAIT")));
@@ -247,20 +247,6 @@ void spawn_error_report(struct plan *plan, const struct spawn_error *e)
 	}
 }
 
-/* Die of the command's own signal, as GNU timeout does, without leaving
- * a core dump of leash behind. */
-static void reraise(int sig)
-{
-	sigset_t set;
-
-	prctl(PR_SET_DUMPABLE, 0);
-	signal(sig, SIG_DFL);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	raise(sig);
-}
-
 int outcome_decide(const struct plan *plan, const struct outcome *out)
 {
 	bool preserve = plan->preserve_status;
@@ -289,7 +275,7 @@ bool outcome_reraises(const struct plan *plan, const struct outcome *out)
 void outcome_die(const struct plan *plan, const struct outcome *out)
 {
 	if (outcome_reraises(plan, out))
-		reraise(out->status);
+		sigdie(out->status);
 	/* GNU timeout shares its group with the command, so the KILL it
 	 * sends there ends timeout too: the caller sees a KILL death, and
 	 * what is left of the group dies with us (held back until now so

@@ -36,9 +36,13 @@ struct block {
 };
 _Static_assert(sizeof(struct block) == ALIGN, "a header is one ALIGN unit");
 
-static alignas(ALIGN) unsigned char arena[ARENA_SIZE];
-static size_t arena_top;        /* first free byte */
-static size_t arena_dirty;      /* bytes ever handed out: above, still zero */
+/* The two counters share a page with the first blocks, so a launch's
+ * few allocations fault in one page, not that one and the counters'. */
+static struct {
+	size_t top;             /* first free byte */
+	size_t dirty;           /* bytes ever handed out: above, still zero */
+	alignas(ALIGN) unsigned char mem[ARENA_SIZE];
+} arena;
 
 static size_t round_up(size_t n)
 {
@@ -52,7 +56,7 @@ static struct block *block_of(void *p)
 
 static int is_last(const struct block *b)
 {
-	return (const unsigned char *)(b + 1) + b->size == arena + arena_top;
+	return (const unsigned char *)(b + 1) + b->size == arena.mem + arena.top;
 }
 
 static struct block *map_block(size_t n)
@@ -71,17 +75,17 @@ static struct block *map_block(size_t n)
 /* Hand out N more bytes at the top; the high-water mark follows. */
 static void arena_take(size_t n)
 {
-	arena_top += n;
-	if (arena_top > arena_dirty)
-		arena_dirty = arena_top;
+	arena.top += n;
+	if (arena.top > arena.dirty)
+		arena.dirty = arena.top;
 }
 
 static struct block *alloc_block(size_t n)
 {
 	if (n > ARENA_SIZE ||
-	    sizeof(struct block) + round_up(n) > ARENA_SIZE - arena_top)
+	    sizeof(struct block) + round_up(n) > ARENA_SIZE - arena.top)
 		return map_block(n);
-	struct block *b = (struct block *)(arena + arena_top);
+	struct block *b = (struct block *)(arena.mem + arena.top);
 	b->size = round_up(n);
 	b->mapped = 0;
 	arena_take(sizeof *b + b->size);
@@ -105,19 +109,19 @@ void free(void *p)
 	if (b->mapped)
 		munmap(b, b->size + sizeof *b);
 	else if (is_last(b))
-		arena_top = (size_t)((unsigned char *)b - arena);
+		arena.top = (size_t)((unsigned char *)b - arena.mem);
 }
 
 void *calloc(size_t m, size_t n)
 {
 	if (n && m > SIZE_MAX / n)
 		return errno = ENOMEM, NULL;
-	size_t len = m * n, dirty = arena_dirty;
+	size_t len = m * n, dirty = arena.dirty;
 	struct block *b = alloc_block(len);
 	if (!b)
 		return NULL;
 	/* Bytes never handed out before, and mmap pages, are zero already. */
-	size_t at = (size_t)((unsigned char *)(b + 1) - arena);
+	size_t at = (size_t)((unsigned char *)(b + 1) - arena.mem);
 	if (!b->mapped && at < dirty)
 		memset(b + 1, 0, dirty - at < len ? dirty - at : len);
 	return b + 1;
@@ -134,7 +138,7 @@ void *realloc(void *p, size_t n)
 		/* The newest block grows in place. */
 		size_t more = round_up(n) - b->size;
 		if (n <= ARENA_SIZE && is_last(b) &&
-		    more <= ARENA_SIZE - arena_top) {
+		    more <= ARENA_SIZE - arena.top) {
 			arena_take(more);
 			b->size += more;
 			return p;

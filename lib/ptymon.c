@@ -11,26 +11,16 @@
 
 #include <errno.h>
 #include <signal.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* End as the command ended, so leash sees its status as the command's.
- * A death by signal is made again with no core of our own (as GNU
- * timeout does when it re-raises). */
+#include "sigdie.h"
+
+/* End as the command ended, so leash sees its status as the command's. */
 static _Noreturn void monitor_exit(int status)
 {
-	if (WIFSIGNALED(status)) {
-		int sig = WTERMSIG(status);
-		sigset_t one;
-
-		setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 });
-		signal(sig, SIG_DFL);
-		sigemptyset(&one);
-		sigaddset(&one, sig);
-		sigprocmask(SIG_UNBLOCK, &one, NULL);
-		kill(getpid(), sig);
-	}
+	if (WIFSIGNALED(status))
+		sigdie(WTERMSIG(status));
 	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 125);
 }
 

@@ -3,54 +3,86 @@
 #include "report.h"
 
 #include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fallback.h"
 #include "signals.h"
 
+void jbuf_init(struct jbuf *b)
+{
+	b->p = b->first;
+	b->len = 0;
+	b->cap = sizeof b->first;
+	b->err = false;
+	b->first[0] = '\0';
+}
+
 void jbuf_free(struct jbuf *b)
 {
-	free(b->p);
-	*b = (struct jbuf){ 0 };
+	if (b->p != b->first)
+		free(b->p);
+	jbuf_init(b);
+}
+
+/* Room for N more bytes and the terminating NUL; false (ERR set) when
+ * the buffer cannot grow. */
+static bool jb_room(struct jbuf *b, size_t n)
+{
+	size_t cap;
+	char *p;
+
+	if (b->err)
+		return false;
+	if (n < b->cap - b->len)
+		return true;
+	for (cap = b->cap; cap - b->len <= n; cap *= 2)
+		if (cap > SIZE_MAX / 2)
+			return b->err = true, false;
+	if (b->p == b->first) {
+		if ((p = malloc(cap)))
+			memcpy(p, b->first, b->len + 1);
+	} else {
+		p = realloc(b->p, cap);
+	}
+	if (!p)
+		return b->err = true, false;
+	b->p = p;
+	b->cap = cap;
+	return true;
 }
 
 static void jb_put(struct jbuf *b, const char *s, size_t n)
 {
-	if (b->err)
+	if (!jb_room(b, n))
 		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 1024;
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		char *p = realloc(b->p, cap);
-		if (!p) {
-			b->err = true;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
 	memcpy(b->p + b->len, s, n);
 	b->len += n;
 	b->p[b->len] = '\0';
 }
 
-static void jb_printf(struct jbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void jb_printf(struct jbuf *b, const char *fmt, ...)
+/* V in decimal, a '-' first when NEG. */
+static void jb_num(struct jbuf *b, bool neg, unsigned long long v)
 {
-	char tmp[128];
-	va_list ap;
-	int n;
+	char digits[24], *d = digits + sizeof digits;
 
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		jb_put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+	do
+		*--d = (char)('0' + v % 10);
+	while (v /= 10);
+	if (neg)
+		*--d = '-';
+	jb_put(b, d, (size_t)(digits + sizeof digits - d));
+}
+
+static void jb_uint(struct jbuf *b, unsigned long long v)
+{
+	jb_num(b, false, v);
+}
+
+static void jb_int(struct jbuf *b, long long v)
+{
+	jb_num(b, v < 0, v < 0 ? -(unsigned long long)v : (unsigned long long)v);
 }
 
 /* Length of the valid UTF-8 sequence at S (N bytes left), or 0. */
@@ -129,7 +161,13 @@ size_t report_escape(char *dst, size_t cap, const char *src, size_t n)
 	for (size_t i = 0; i < n;) {
 		unsigned char c = s[i];
 		size_t len;
-		if (c < 0x20 || c == '"' || c == '\\' || c == 0x7f) {
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+			/* Most of a report: printable ASCII, as it is. */
+			if (at < cap)
+				dst[at] = (char)c;
+			at++;
+			i++;
+		} else if (c < 0x80) {
 			at = emit(dst, cap, at, esc, escape_byte(c, esc));
 			i++;
 		} else if ((len = utf8_len(s + i, n - i)) == 0) {
@@ -143,41 +181,53 @@ size_t report_escape(char *dst, size_t cap, const char *src, size_t n)
 	return at;
 }
 
+/* S as a JSON string, escaped straight into the buffer. */
 static void jb_str(struct jbuf *b, const char *s)
 {
-	char small[256];
-	size_t n, need;
+	size_t n, room, len;
+	char *at;
 
 	if (!s) {
 		jb_put(b, "null", 4);
 		return;
 	}
+	/* Every byte becomes at most six ("\\u00XX", "\\ufffd"). */
 	n = strlen(s);
-	need = report_escape(small, sizeof small, s, n);
-	jb_put(b, "\"", 1);
-	if (need <= sizeof small) {
-		jb_put(b, small, need);
-	} else {
-		char *big = malloc(need);
-		if (!big) {
-			b->err = true;
-			return;
-		}
-		report_escape(big, need, s, n);
-		jb_put(b, big, need);
-		free(big);
+	if (n > (SIZE_MAX - 8) / 6) {
+		b->err = true;
+		return;
 	}
-	jb_put(b, "\"", 1);
+	room = 6 * n;
+	if (!jb_room(b, room + 2))
+		return;
+	at = b->p + b->len;
+	*at = '"';
+	len = report_escape(at + 1, room, s, n);
+	at[len + 1] = '"';
+	b->len += len + 2;
+	b->p[b->len] = '\0';
 }
 
-/* "key": , with a comma before every key but the first of an object. */
+/* "key": , with a comma before every key but the first of an object.
+ * Keys are this file's own literals: plain ASCII, nothing to escape. */
 static void jb_key(struct jbuf *b, bool *first, const char *key)
 {
+	size_t n = strlen(key);
+	char *at;
+
+	if (!jb_room(b, n + 4))
+		return;
+	at = b->p + b->len;
 	if (!*first)
-		jb_put(b, ",", 1);
+		*at++ = ',';
 	*first = false;
-	jb_str(b, key);
-	jb_put(b, ":", 1);
+	*at++ = '"';
+	memcpy(at, key, n);
+	at += n;
+	*at++ = '"';
+	*at++ = ':';
+	*at = '\0';
+	b->len = (size_t)(at - b->p);
 }
 
 static void jb_sig(struct jbuf *b, int sig)
@@ -187,14 +237,26 @@ static void jb_sig(struct jbuf *b, int sig)
 	jb_str(b, signal_name(sig, name, sizeof name));
 }
 
+/* SEC.UUUUUU (microseconds, six digits). */
+static void jb_decimal(struct jbuf *b, long long sec, long usec)
+{
+	char frac[7];
+
+	jb_int(b, sec);
+	frac[0] = '.';
+	for (int i = 6; i > 0; i--, usec /= 10)
+		frac[i] = (char)('0' + usec % 10);
+	jb_put(b, frac, sizeof frac);
+}
+
 static void jb_secs(struct jbuf *b, long long sec, long nsec)
 {
-	jb_printf(b, "%lld.%06ld", sec, nsec / 1000);
+	jb_decimal(b, sec, nsec / 1000);
 }
 
 static void jb_usecs(struct jbuf *b, long long us)
 {
-	jb_printf(b, "%lld.%06lld", us / 1000000, us % 1000000);
+	jb_decimal(b, us / 1000000, (long)(us % 1000000));
 }
 
 const char *report_result_name(enum report_result r)
@@ -258,13 +320,16 @@ static void put_identity(struct jbuf *b, const struct report *r)
 	jb_key(b, &first, "user");
 	jb_str(b, r->user);
 	jb_key(b, &first, "uid");
-	jb_printf(b, "%lu", (unsigned long)r->uid);
+	jb_uint(b, r->uid);
 	jb_key(b, &first, "gid");
-	jb_printf(b, "%lu", (unsigned long)r->gid);
+	jb_uint(b, r->gid);
 	jb_key(b, &first, "groups");
 	jb_put(b, "[", 1);
-	for (size_t i = 0; i < r->ngroups; i++)
-		jb_printf(b, "%s%lu", i ? "," : "", (unsigned long)r->groups[i]);
+	for (size_t i = 0; i < r->ngroups; i++) {
+		if (i)
+			jb_put(b, ",", 1);
+		jb_uint(b, r->groups[i]);
+	}
 	jb_put(b, "]}", 2);
 }
 
@@ -287,7 +352,7 @@ static void put_cgroup(struct jbuf *b, const struct report *r)
 	jb_str(b, r->cg_created ? "created" : "joined");
 	jb_key(b, &first, "weight");
 	if (r->cg_weight)
-		jb_printf(b, "%u", r->cg_weight);
+		jb_uint(b, r->cg_weight);
 	else
 		jb_put(b, "null", 4);
 	jb_put(b, "}", 1);
@@ -307,7 +372,7 @@ static void put_sent(struct jbuf *b, const struct tally *t)
 		jb_key(b, &first, "why");
 		jb_str(b, why_name(s->why));
 		jb_key(b, &first, "processes");
-		jb_printf(b, "%u", s->procs);
+		jb_uint(b, s->procs);
 		jb_put(b, "}", 1);
 	}
 	jb_put(b, "]", 1);
@@ -327,7 +392,7 @@ static void put_failed(struct jbuf *b, const struct tally *t)
 		jb_key(b, &first, "error");
 		jb_str(b, strerror(f->err));
 		jb_key(b, &first, "errno");
-		jb_printf(b, "%d", f->err);
+		jb_int(b, f->err);
 		jb_put(b, "}", 1);
 	}
 	jb_put(b, "]", 1);
@@ -358,7 +423,7 @@ static void put_fate(struct jbuf *b, bool *first, const struct report *r)
 	jb_str(b, report_result_name(r->result));
 	jb_key(b, first, "status");
 	if (exited)
-		jb_printf(b, "%d", r->status);
+		jb_int(b, r->status);
 	else
 		jb_put(b, "null", 4);
 	jb_key(b, first, "signal");
@@ -369,7 +434,7 @@ static void put_fate(struct jbuf *b, bool *first, const struct report *r)
 	jb_key(b, first, "core_dumped");
 	jb_put(b, r->core ? "true" : "false", r->core ? 4 : 5);
 	jb_key(b, first, "exit_status");
-	jb_printf(b, "%d", r->exit_status);
+	jb_int(b, r->exit_status);
 	jb_key(b, first, "reraised");
 	jb_put(b, r->reraised ? "true" : "false", r->reraised ? 4 : 5);
 }
@@ -418,11 +483,11 @@ int report_format(const struct report *r, struct jbuf *b)
 	jb_key(b, &first, "signals_sent");
 	put_sent(b, t);
 	jb_key(b, &first, "signals_not_listed");
-	jb_printf(b, "%u", t ? t->sent_dropped : 0);
+	jb_uint(b, t ? t->sent_dropped : 0);
 	jb_key(b, &first, "kills_failed");
 	put_failed(b, t);
 	jb_key(b, &first, "leftovers_killed");
-	jb_printf(b, "%u", t ? t->leftovers : 0);
+	jb_uint(b, t ? t->leftovers : 0);
 	put_cost(b, &first, r);
 	jb_key(b, &first, "error");
 	jb_str(b, r->error);

@@ -16,14 +16,18 @@
 
 #include "tally.h"
 
-/* A growing output buffer; on allocation failure ERR is set and the
- * content stops growing. */
+/* A growing output buffer, in its own FIRST bytes until it outgrows
+ * them (a report fits: no allocation, no page touched but the stack's);
+ * on allocation failure ERR is set and the content stops growing.  Start
+ * with jbuf_init; the struct may not be copied while in use. */
 struct jbuf {
 	char *p;
 	size_t len, cap;
 	bool err;
+	char first[2048];
 };
 
+void jbuf_init(struct jbuf *b);
 void jbuf_free(struct jbuf *b);
 
 /* The bytes S[0..N) as the inside of a JSON string (no quotes) into DST

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 /* <linux/fs.h>, kernel ABI: swap the two names. */
@@ -18,18 +18,18 @@
 
 /* PATH.XXXXXX, made with the mode a shell's > gives (0666 less the
  * umask; a default ACL applies), so no fchmod follows as after mkstemp's
- * 0600; openat, since musl's open adds an fcntl.  The six letters come from the clock and the pid; EEXIST tries
- * other letters. */
+ * 0600; openat, since musl's open adds an fcntl.  The six letters come
+ * from the kernel's AT_RANDOM bytes and the pid (no clock: musl's first
+ * vDSO call faults in two pages); EEXIST tries other letters. */
 static int make_temp(char *tmp, size_t n)
 {
 	static const char abc[] =
 		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-	struct timespec ts;
-	unsigned long long r;
+	const unsigned char *seed = (const void *)getauxval(AT_RANDOM);
+	unsigned long long r = (unsigned long long)getpid() << 32;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	r = (unsigned long long)ts.tv_nsec * 2654435761u ^
-	    (unsigned long long)getpid() << 32 ^ (unsigned long long)ts.tv_sec;
+	for (int i = 0; seed && i < 8; i++)
+		r ^= (unsigned long long)seed[i] << (8 * i);
 	for (int tries = 0; tries < 100; tries++) {
 		int fd;
 

@@ -47,6 +47,20 @@ files() {
 	[[ ! -e $SRC/config.mk && ! -e $SRC/build ]]
 }
 
+@test "a config.mk older than configure is made again, with the arguments it was made with" {
+	copy_tree
+	(cd "$SRC" && ./configure --prefix=/opt/leash-test) >/dev/null
+	touch -d 2000-01-01 "$SRC/config.mk"
+	run cleanmake -C "$SRC" build/probe
+	[ "$status" -eq 0 ]
+	[[ $output == *"leash: config.mk is older than configure: './configure' '--prefix=/opt/leash-test'"* ]]
+	grep -q '^prefix = /opt/leash-test$' "$SRC/config.mk"
+	# Made once: the next make takes it as it is.
+	run cleanmake -C "$SRC" build/probe
+	[ "$status" -eq 0 ]
+	[[ $output != *"older than configure"* ]]
+}
+
 @test "make distclean leaves exactly the tree it started from" {
 	copy_tree
 	files "$SRC" >"$TMP/before"

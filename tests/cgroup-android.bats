@@ -131,7 +131,7 @@ init_state() {
 @test "/dev/cpuctl: once the groups exist, a launch finds them without reading mountinfo" {
 	android -c -2 -- "$LEASH" -u "$UA" -- true
 	assert_status 0
-	android -c -2 -- strace -f -e trace=openat -- "$LEASH" -u "$UA" -- true
+	android -c -2 -- "${TRACED[@]}" -f -e trace=openat -- "$LEASH" -u "$UA" -- true
 	assert_status 0
 	[[ $output != *mountinfo* ]]
 	[[ $output == *"openat(AT_FDCWD, \"/dev/cpuctl/leash/uid_$UA\", "*") = "[0-9]* ]]
@@ -142,7 +142,7 @@ init_state() {
 	assert_status 0
 	[[ $output == *"cgroup: leaf /dev/cg2_bpf/leash/uid_$UA/run_"* ]]
 	[[ $(v2_of) == "$REL/leash/uid_$UA/run_"* ]]
-	android -c -b -- strace -f -e trace=openat -- "$LEASH" -u "$UA" -- true
+	android -c -b -- "${TRACED[@]}" -f -e trace=openat -- "$LEASH" -u "$UA" -- true
 	assert_status 0
 	[[ $output != *mountinfo* ]]
 	[[ $output == *"openat(AT_FDCWD, \"/dev/cg2_bpf/leash/uid_$UA\", "*") = "[0-9]* ]]

@@ -189,6 +189,16 @@ need_root_leaf() {
 	assert_no_leftovers
 }
 
+@test "no timerfd under the name timeout: --verbose says GNU's one line, no fallback" {
+	local e
+	for e in ENOSYS EPERM; do
+		BOUND=20 run --separate-stderr bounded "$NOSYS" -e "$e" timerfd_create -- \
+			"$TIMEOUT" --verbose 0.3 sleep 5
+		assert_status 124
+		[ "$stderr" = "timeout: sending signal TERM to command 'sleep'" ]
+	done
+}
+
 @test "no signalfd: signals are polled, adopted processes reaped as they are; the tree dies" {
 	local e who
 	for who in root nobody; do

@@ -38,9 +38,7 @@ SORTCMP=${LEASH_BUILDDIR:-$TOP/build}/sortcmp
 }
 
 @test "a static leash links format.c's vfprintf and small.c's qsort and strstr, not musl's, and its numbers come out right" {
-	grep -q '^LINK = static' "${LEASH_BUILDDIR:-$TOP/build}/config.mk" 2>/dev/null ||
-		grep -q '^LINK = static' "$TOP/config.mk" 2>/dev/null ||
-		skip "not a static build"
+	skip_unless_static
 	command -v nm >/dev/null || skip "no nm"
 	run nm "$LEASH"
 	[ "$status" -eq 0 ]

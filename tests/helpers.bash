@@ -276,6 +276,14 @@ DFL_SIGS=HUP,INT,QUIT,PIPE,TERM,USR1,USR2,ALRM,XCPU,TTIN,TTOU
 # same pid, so CMD & gives CMD's pid in $!).
 DFL=("$PROBE" -d "$DFL_SIGS" --)
 
+# skip_unless_static: for a test of the static build itself (its symbols,
+# its layout, its Rss); a SANITIZE=1 build is dynamic.
+skip_unless_static() {
+	[ "${SANITIZE:-0}" != 1 ] || skip "not a static build (SANITIZE=1)"
+	grep -q '^LINK = static' "${LEASH_BUILDDIR:-$TOP/build}/config.mk" \
+		"$TOP/config.mk" 2>/dev/null || skip "not a static build"
+}
+
 # "${TRACED[@]}" ARG...: strace ARG..., with LeakSanitizer off (it cannot
 # work under ptrace: SANITIZE=1 builds would end in its fatal error); a
 # command, not a function, so that bounded and run both take it.

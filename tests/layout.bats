@@ -10,8 +10,7 @@ load helpers
 
 setup() {
 	common_setup
-	grep -q '^LINK = static' "$TOP/config.mk" 2>/dev/null ||
-		skip "not a static build"
+	skip_unless_static
 }
 
 teardown() {

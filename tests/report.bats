@@ -251,6 +251,36 @@ assert_keys() {
 	grep -qF '\u007f' "$R"
 }
 
+@test "report: a report larger than its first buffer (long arguments) is whole, in order" {
+	# 2 KiB are formatted in place; beyond that the buffer moves to the
+	# heap, and what was written so far must move with it.
+	local long
+	long=$(printf 'a%.0s' {1..3000})$'\x01'
+	run "$LEASH" --report="$R" -- true x "$long" "$long" y
+	assert_status 0
+	[ "$(jq -r '.argv | length' "$R")" = 5 ]
+	[ "$(jq -r '.argv[0] + .argv[1] + .argv[4]' "$R")" = truexy ]
+	[ "$(jq -r '.argv[2]' "$R")" = "$long" ]
+	[ "$(jq -r '.argv[3]' "$R")" = "$long" ]
+	[ "$(jq -r .result "$R")" = exited ]
+}
+
+@test "report: given more than once, every path is checked first and the last one written" {
+	mkdir "$TMP/many"
+	run "$LEASH" --report="$TMP/many/a" --report-fd=1 --report="$TMP/many/c" -- true
+	assert_status 0
+	[ -z "$output" ]
+	[ "$(ls "$TMP/many")" = c ]
+	[ "$(jq -r .result "$TMP/many/c")" = exited ]
+	# An unwritable one among them: 125 before the command, nothing left.
+	rm "$TMP/many/c"
+	run "$LEASH" --report="$TMP/many/a" --report="$TMP/many/b" \
+		--report="$TMP/nonexistent/c" -- touch "$TMP/ran"
+	assert_status 125
+	[ -z "$(ls "$TMP/many")" ]
+	[ ! -e "$TMP/ran" ]
+}
+
 @test "report: a kill that failed (RLIMIT_NOFILE) is reported and said on stderr" {
 	command -v prlimit >/dev/null || skip "no prlimit"
 	local n seen=

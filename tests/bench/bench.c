@@ -24,6 +24,7 @@ struct figures fig;
 
 static const char *const target_names[] = {
 	"true", "stamp", "sleeper", "holder", "slowsup", "minsup", "mincg",
+	"minrep",
 	NULL
 };
 
@@ -68,6 +69,7 @@ static int setup_targets(struct setup *s)
 	snprintf(s->t_slowsup, sizeof s->t_slowsup, "%s/slowsup", s->dir);
 	snprintf(s->t_minsup, sizeof s->t_minsup, "%s/minsup", s->dir);
 	snprintf(s->t_mincg, sizeof s->t_mincg, "%s/mincg", s->dir);
+	snprintf(s->t_minrep, sizeof s->t_minrep, "%s/minrep", s->dir);
 	for (int i = 1; target_names[i]; i++) {
 		snprintf(path, sizeof path, "%s/%s", s->dir, target_names[i]);
 		if (link(s->t_true, path) < 0)
@@ -89,7 +91,10 @@ static void cleanup_targets(const struct setup *s)
 	/* the launch section's --report files */
 	snprintf(path, sizeof path, "%s/report.json", s->dir);
 	unlink(path);
-	unlink(launch_tmpfs_report());
+	unlink(launch_tmpfs_report(false));
+	unlink(launch_tmpfs_report(true));
+	snprintf(path, sizeof path, "%s/floor.json", s->dir);
+	unlink(path);
 	for (int v = 1; v <= MAX_VARIANTS; v++) {
 		snprintf(path, sizeof path, "%s/report%d.json", s->dir, v);
 		unlink(path);

@@ -38,7 +38,7 @@ struct setup {
 	const char *variant[MAX_VARIANTS];  /* more leash binaries to compare */
 	char dir[64];               /* private temp dir holding the targets */
 	char t_true[96], t_stamp[96], t_sleeper[96], t_holder[96], t_minsup[96];
-	char t_mincg[96];
+	char t_mincg[96], t_minrep[96];
 	char t_slowsup[96];
 	int devnull;
 };
@@ -107,7 +107,7 @@ void json_close(void);
 void sec_machine(const struct setup *s, const char *commit);
 void sec_launch(const struct setup *s);
 /* The launch section's --report file on tmpfs (bench.c removes it). */
-const char *launch_tmpfs_report(void);
+const char *launch_tmpfs_report(bool floor);
 void sec_latency(const struct setup *s);
 void sec_overshoot(const struct setup *s);
 void sec_memory(const struct setup *s);
@@ -156,6 +156,7 @@ int target_main(const char *name, int argc, char **argv);
 /* minsup's supervision of the started PID: wait, reap, its status. */
 int minsup_supervise(pid_t pid);
 int target_mincg(int argc, char **argv);
+int target_minrep(int argc, char **argv);
 
 /* cgscale.c: the leash roots of the cpu hierarchies found, and the
  * groups leash makes for uid UID there. */

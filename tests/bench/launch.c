@@ -22,6 +22,7 @@ enum {
 	R_FLOOR_CG,                 /* after R_U_CG: leash's preflight makes
 				 * the groups the floor then uses */
 	R_TRACK,                    /* -t with a tracking leaf, no subreaper */
+	R_FLOOR_REP, R_FLOOR_REP_TMPFS,     /* minrep: the report file's floor */
 	R_VAR,                      /* --variant binaries: VAR_ROWS each */
 	R_N = R_VAR + 4 * MAX_VARIANTS     /* VAR_ROWS */
 };
@@ -35,14 +36,14 @@ struct series {
 	double ovh, paired, covh;   /* overheads over bare: wall, paired, CPU */
 };
 
-const char *launch_tmpfs_report(void)
+const char *launch_tmpfs_report(bool floor)
 {
-	static char path[64];
+	static char path[2][64];
 
-	if (!path[0])
-		snprintf(path, sizeof path, "/dev/shm/leash-bench-%d.json",
-			 (int)getpid());
-	return path;
+	if (!path[floor][0])
+		snprintf(path[floor], sizeof path[0], "/dev/shm/leash-bench-%s%d.json",
+			 floor ? "floor-" : "", (int)getpid());
+	return path[floor];
 }
 
 static bool on_tmpfs(const char *dir)
@@ -78,7 +79,7 @@ static void leash_rows(const struct setup *s, struct cmd *r)
 	 * (an inode made and one removed per report). */
 	static char report_tmpfs[96];
 	snprintf(report_tmpfs, sizeof report_tmpfs, "--report=%s",
-		 launch_tmpfs_report());
+		 launch_tmpfs_report(false));
 	cmd_set(&r[R_REPORT_TMPFS], "leash_report_tmpfs",
 		"leash -t 10 --report=FILE true (tmpfs)", L, "-t", "10",
 		report_tmpfs, T, NULL);
@@ -172,6 +173,22 @@ static void floor_row(const struct setup *s, struct cmd *r)
 	else
 		return;
 	r[R_FLOOR_CG].skip = true;
+}
+
+/* The floor of --report=FILE's file, beside leash's two report rows. */
+static void floor_report_rows(const struct setup *s, struct cmd *r)
+{
+	static char file[120];
+
+	snprintf(file, sizeof file, "%s/floor.json", s->dir);
+	cmd_set(&r[R_FLOOR_REP], "floor_report",
+		"minimal supervisor + report file (floor)", s->t_minrep, file,
+		s->t_true, NULL);
+	cmd_set(&r[R_FLOOR_REP_TMPFS], "floor_report_tmpfs",
+		"minimal supervisor + report file (floor, tmpfs)", s->t_minrep,
+		launch_tmpfs_report(true), s->t_true, NULL);
+	if (!on_tmpfs("/dev/shm"))
+		strcpy(r[R_FLOOR_REP_TMPFS].why, "no tmpfs at /dev/shm");
 }
 
 /* Remove the groups this section made (leash keeps uid groups; the
@@ -480,6 +497,38 @@ static void print_cg_step(const struct series *x, int rounds)
 	json_end();
 }
 
+/* leash's report file (--report=FILE minus --report-fd=1, which formats
+ * the same report) against the floor's (minrep minus minsup), on the
+ * bench's filesystem and on tmpfs, paired round by round; and what the
+ * file adds to -t's overhead, leash's and the floor's alone. */
+static void print_report_step(const struct series *x, int rounds)
+{
+	static const int row[2][2] = {
+		{ R_REPORT, R_FLOOR_REP }, { R_REPORT_TMPFS, R_FLOOR_REP_TMPFS }
+	};
+	static const char *const where[2] = { "here", "tmpfs" };
+	const double t = x[R_THREAD].ovh;
+
+	json_obj("report_file_step");
+	for (int i = 0; i < 2; i++) {
+		char key[32];
+		double l = step_of(&x[row[i][0]], &x[R_REPORT_FD], rounds, false);
+		double f = step_of(&x[row[i][1]], &x[R_FLOOR], rounds, false);
+
+		if (isnan(l) || isnan(f))
+			continue;
+		printf("  report file step (%s), paired medians: leash %+.0f us,"
+		       " floor %+.0f us: %.2f; --report=FILE adds %.0f%% to -t's"
+		       " overhead, the floor's file alone %.0f%%\n", where[i], l,
+		       f, l / f, 100 * (x[row[i][0]].ovh - t) / t, 100 * f / t);
+		snprintf(key, sizeof key, "%s_leash_us", where[i]);
+		json_num(key, l);
+		snprintf(key, sizeof key, "%s_floor_us", where[i]);
+		json_num(key, f);
+	}
+	json_end();
+}
+
 void sec_launch(const struct setup *s)
 {
 	struct cmd r[R_N];
@@ -489,6 +538,7 @@ void sec_launch(const struct setup *s)
 	peer_rows(s, r);
 	leash_rows(s, r);
 	floor_row(s, r);
+	floor_report_rows(s, r);
 	variant_rows(s, r);
 	s_variants = s->variant[0] != NULL;
 	prepare(s, r, x, rounds);
@@ -499,6 +549,7 @@ void sec_launch(const struct setup *s)
 			x[i].ovh = x[i].covh = NAN;
 	print_table(r, x, rounds);
 	print_cg_step(x, rounds);
+	print_report_step(x, rounds);
 	floor_cleanup();
 	for (int i = 0; i < R_N; i++) {
 		free(x[i].v);

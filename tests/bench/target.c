@@ -12,7 +12,9 @@
  *                      (fork, exec, a waitid(WNOWAIT) thread, poll on its
  *                      eventfd, one reap), no options, no cgroup
  *   mincg V1 V2 CMD... the same plus the floor of leash's cgroup step
- *                      (mincg.c) */
+ *                      (mincg.c)
+ *   minrep FILE CMD... minsup plus the floor of --report=FILE's file
+ *                      (minrep.c) */
 #define _GNU_SOURCE
 #include <poll.h>
 #include <pthread.h>
@@ -75,6 +77,8 @@ int target_main(const char *name, int argc, char **argv)
 		return target_minsup(argc, argv);
 	if (!strcmp(name, "mincg"))
 		return target_mincg(argc, argv);
+	if (!strcmp(name, "minrep"))
+		return target_minrep(argc, argv);
 	if (!strcmp(name, "holder")) {
 		stamp_fd3();
 		sleep_ns((argc > 1 ? atoll(argv[1]) : 400) * 1000000);
