@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -88,11 +87,17 @@ int cg_path(struct cgroup_plan *cg, char *dst, const char *a,
 		       diag_quote(a));
 }
 
+/* A path's room after cg_paths_clear: a usual path fits, so that setting
+ * it moves nothing, and all five lie within 640 bytes. */
+#define CG_ROOM 128
+
 void cg_paths_clear(struct cgroup_plan *cg)
 {
-	for (int i = 0; i <= CGROUP_PATHS; i++)
-		cg->path[i] = cg->paths + i;
-	memset(cg->paths, 0, CGROUP_PATHS);
+	for (int i = 0; i < CGROUP_PATHS; i++) {
+		cg->paths[i * CG_ROOM] = '\0';
+		cg->path[i] = cg->paths + i * CG_ROOM;
+	}
+	cg->paths_end = cg->paths + CGROUP_PATHS * CG_ROOM;
 }
 
 static bool cg_within(const char *p, const char *start, size_t len)
@@ -100,35 +105,41 @@ static bool cg_within(const char *p, const char *start, size_t len)
 	return (uintptr_t)p - (uintptr_t)start < len;
 }
 
-/* The paths lie in cg->paths in enum order, each right after the NUL
- * of the one before (path[i + 1] - path[i] is the room of path i), so a
- * launch's few short paths share one page.  Setting one moves those
- * after it by the change in length (and A or B with them when they are
- * among those).  Each path still fits CGROUP_PATH_MAX - 1 bytes whatever
- * the others hold: the area has room for all five at their longest. */
+/* Path ID's room GROW bytes larger: the paths after it move up, and *A
+ * and *B with them when they point there. */
+static void cg_grow(struct cgroup_plan *cg, enum cgroup_path id, size_t grow,
+		    const char **a, const char **b)
+{
+	char *tail = cg->paths + (cg->path[id + 1] - cg->paths);
+	size_t move = (size_t)(cg->paths_end - cg->path[id + 1]);
+
+	if (cg_within(*a, tail, move))
+		*a += grow;
+	if (*b && cg_within(*b, tail, move))
+		*b += grow;
+	memmove(tail + grow, tail, move);
+	for (int i = id + 1; i <= CGROUP_PATHS; i++)
+		cg->path[i] += grow;
+}
+
+/* The paths lie in cg->paths in enum order, path i in the room from
+ * path[i] to path[i + 1], so a launch's few short paths share a page.
+ * A room only grows, to the length set plus its NUL: each path still
+ * fits CGROUP_PATH_MAX - 1 bytes whatever the others hold, since the
+ * area has room for all five at their longest. */
 int cg_set(struct cgroup_plan *cg, enum cgroup_path id, const char *a,
 	   const char *b)
 {
 	char *dst = cg->paths + (cg->path[id] - cg->paths);
-	char *tail = dst + (cg->path[id + 1] - cg->path[id]);
-	size_t move = (size_t)(cg->paths_end - cg->path[id + 1]);
+	size_t room = (size_t)(cg->path[id + 1] - cg->path[id]);
 	size_t la = strlen(a), lb = b ? strlen(b) : 0;
 	size_t n = la + (b ? 1 + lb : 0);
-	ptrdiff_t delta;
 
 	if (n >= CGROUP_PATH_MAX)
 		return cg_fail(cg, ENAMETOOLONG, false, NULL,
 			       "cgroup path too long: %s", diag_quote(a));
-	delta = (ptrdiff_t)(n + 1) - (tail - dst);
-	if (delta && move) {
-		if (cg_within(a, tail, move))
-			a += delta;
-		if (b && cg_within(b, tail, move))
-			b += delta;
-		memmove(tail + delta, tail, move);
-	}
-	for (int i = id + 1; i <= CGROUP_PATHS; i++)
-		cg->path[i] += delta;
+	if (n >= room)
+		cg_grow(cg, id, n + 1 - room, &a, &b);
 	memcpy(dst, a, la);     /* A is not path ID: no overlap */
 	if (b) {
 		dst[la] = '/';

@@ -73,12 +73,12 @@ struct cgroup_plan {
 	char wfile[24];         /* "cpu.shares" / "cpu.weight", "" unset */
 	char wvalue[16];        /* the value to write there */
 	/* The paths, "" when unused, each up to CGROUP_PATH_MAX - 1 bytes.
-	 * Read-only here: cg_set (cgplan.h) packs them one after another in
-	 * paths[], so the few bytes they use share a page instead of taking
-	 * one 4 KiB page each.  NULL until cgroup_prepare ran: read them
-	 * only once version or active says there is a group. */
+	 * Read-only here: cg_set (cgplan.h) keeps them side by side at the
+	 * start of paths[], so the few bytes they use share a page instead
+	 * of taking one 4 KiB page each.  NULL until cgroup_prepare ran:
+	 * read them only once version or active says there is a group. */
 	union {
-		/* By enum cgroup_path; [CGROUP_PATHS]: the end of the last. */
+		/* By enum cgroup_path; [CGROUP_PATHS]: the last one's end. */
 		const char *path[CGROUP_PATHS + 1];
 		struct {
 			const char *leaf_top;  /* cgroup2 R of the leaf, or "" */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: ISC */
 /* cgplan-check: lib/cgplan.c's cg_set, the one writer of the cgroup
- * plan's five packed paths, against a model of five separate buffers:
- * every path keeps its full room (CGROUP_PATH_MAX - 1 bytes, all five
- * at once), a path set from another path of the plan reads what that
- * one held even when it moves, and the paths stay packed one after
- * another.  Prints "ok" and exits 0, or names the first broken property
+ * plan's five paths side by side in one area, against a model of five
+ * separate buffers: every path keeps its full room (CGROUP_PATH_MAX - 1
+ * bytes, all five at once), a path set from another path of the plan
+ * reads what that one held even when it moves, the paths stay apart and
+ * in order, and a launch's usual paths lie in the area's first KiB.  Prints "ok" and exits 0, or names the first broken property
  * and exits 1.  The library files are compiled in, since helpers are
  * built from one source file each. */
 #include "../lib/cgplan.c"
@@ -36,8 +36,8 @@ static void check_all(int step)
 	for (int i = 0; i < CGROUP_PATHS; i++) {
 		check(strcmp(cg.path[i], model[i]) == 0,
 		      "a path reads what was set", step);
-		check(cg.path[i + 1] == cg.path[i] + strlen(cg.path[i]) + 1,
-		      "the paths are packed in order", step);
+		check(cg.path[i + 1] >= cg.path[i] + strlen(cg.path[i]) + 1,
+		      "the paths lie apart, in order", step);
 	}
 	check(cg.path[0] == cg.paths && cg.paths_end <= cg.paths +
 	      sizeof cg.paths, "the paths stay inside their area", step);
@@ -128,6 +128,8 @@ int main(void)
 	set(-4, CGROUP_CPU_TOP, cg.leaf_top, NULL);
 	set(-5, CGROUP_CPU_UID, cg.leaf_uid, NULL);
 	set(-6, CGROUP_LEAF, cg.leaf_uid, "run_1_2");
+	check(cg.paths_end <= cg.paths + 1024,
+	      "a launch's usual paths lie in the area's first KiB", -6);
 	/* All five at their longest at once, then one byte more. */
 	for (int i = 0; i < CGROUP_PATHS; i++)
 		set(-7 - i, (enum cgroup_path)i,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: ISC
-# The cgroup plan's five paths, packed in one area (lib/cgplan.c's
+# The cgroup plan's five paths, side by side in one area (lib/cgplan.c's
 # cg_set) so that a launch touches one page for them: each still holds
 # up to CGROUP_PATH_MAX - 1 bytes whatever the others hold.  The first
 # test needs no root; the second makes a tracking leaf under a deep
@@ -25,7 +25,7 @@ teardown() {
 	return 0
 }
 
-@test "cgroup paths: cg_set keeps every path's room, its sources and the packing" {
+@test "cgroup paths: cg_set keeps every path's room, its sources and their order" {
 	local check=${CGPLAN_CHECK:-${LEASH_BUILDDIR:-$TOP/build}/cgplan-check}
 	[[ -x $check ]] || skip "build/cgplan-check not built"
 	run "$check"
