@@ -89,6 +89,11 @@ static void random_sets(void)
 		"run_12345_678901234567" };
 
 	for (int step = 0; step < 20000 && !failed; step++) {
+		/* Now and then from scratch: rooms grow again, paths move. */
+		if (step % 64 == 0) {
+			cg_paths_clear(&cg);
+			memset(model, 0, sizeof model);
+		}
 		enum cgroup_path id = (enum cgroup_path)pick(CGROUP_PATHS);
 		enum cgroup_path other = (enum cgroup_path)
 			((id + 1 + pick(CGROUP_PATHS - 1)) % CGROUP_PATHS);

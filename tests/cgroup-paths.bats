@@ -11,17 +11,14 @@ load cgroup-helpers
 
 setup() {
 	common_setup
-	DEEP=
+	BASE=
 }
 
 teardown() {
 	common_teardown
 	# Deepest first: rmdir takes empty cgroups only.
-	local d=$DEEP
-	while [[ -n $d && $d == "$CG2/leashpaths."* ]]; do
-		rmdir "$d"/uid_0/run_* "$d/uid_0" "$d" 2>/dev/null
-		d=${d%/*}
-	done
+	[[ -n $BASE && -d $BASE ]] &&
+		find "$BASE" -depth -type d -exec rmdir {} + 2>/dev/null
 	return 0
 }
 
@@ -40,18 +37,19 @@ teardown() {
 	# 4096 - the leaf's "/uid_0/run_<pid>_<ns>" (< 50) - a margin.
 	local name
 	name=$(printf 'p%.0s' {1..200})
-	DEEP=$CG2/leashpaths.$$
-	while (( ${#DEEP} + 201 < 4030 )); do
-		DEEP+=/$name
+	BASE=$CG2/leashpaths.$$
+	local deep=$BASE
+	while (( ${#deep} + 201 < 4030 )); do
+		deep+=/$name
 	done
-	mkdir -p "$DEEP"
-	(( ${#DEEP} > 3800 ))
+	mkdir -p "$deep"
+	(( ${#deep} > 3800 ))
 	# grep, not the probe: its report splits a line this long.
-	run "$LEASH" -v --cgroup=track --cgroup-root "$DEEP" -- \
+	run "$LEASH" -v --cgroup=track --cgroup-root "$deep" -- \
 		grep '^0::' /proc/self/cgroup
 	assert_status 0
-	local leaf=${DEEP#"$CG2"}/uid_0/run_
+	local leaf=${deep#"$CG2"}/uid_0/run_
 	[[ $output == *$'\n'"0::$leaf"[0-9]*_[0-9]*$'\n'* ]]
 	[[ $output == *"leash: cgroup: removed "* ]]   # (-v cuts long lines)
-	[[ -z $(ls -d "$DEEP"/uid_0/run_* 2>/dev/null) ]]
+	[[ -z $(ls -d "$deep"/uid_0/run_* 2>/dev/null) ]]
 }
