@@ -25,8 +25,8 @@
 /* PATH_MAX without depending on the feature macros of the includer. */
 #define CGROUP_PATH_MAX 4096
 
-/* The plan's paths, in the order a steady-state launch sets them (each
- * is then appended: nothing after it moves). */
+/* The plan's paths, in their order in the plan's area (the order a
+ * steady-state launch sets them). */
 enum cgroup_path {
 	CGROUP_LEAF_TOP, CGROUP_LEAF_UID, CGROUP_CPU_TOP, CGROUP_CPU_UID,
 	CGROUP_LEAF, CGROUP_PATHS

@@ -4,9 +4,10 @@
  * separate buffers: every path keeps its full room (CGROUP_PATH_MAX - 1
  * bytes, all five at once), a path set from another path of the plan
  * reads what that one held even when it moves, the paths stay apart and
- * in order, and a launch's usual paths lie in the area's first KiB.  Prints "ok" and exits 0, or names the first broken property
- * and exits 1.  The library files are compiled in, since helpers are
- * built from one source file each. */
+ * in order, and a launch's usual paths lie in the area's first KiB.
+ * Prints "ok" and exits 0, or names the first broken property and exits
+ * 1.  The library files are compiled in, since helpers are built from
+ * one source file each. */
 #include "../lib/cgplan.c"
 #include "../lib/cgfs.c"
 #include "../lib/clock.c"
