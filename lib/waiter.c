@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -45,11 +46,10 @@ static void *waiter_thread(void *arg)
 	while (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOWAIT) < 0 &&
 	       errno == EINTR)
 		;
+	/* The news, and the thread's last touch of *w: once the main
+	 * thread has read it, it may close the eventfd and leave W's frame. */
 	while (write(w->fd, &one, sizeof one) < 0 && errno == EINTR)
 		;
-	/* Last touch of *w: once the main thread sees this it may close
-	 * the eventfd and leave the frame W lives in. */
-	atomic_store(&w->exited, 1);
 	return NULL;
 }
 
@@ -92,7 +92,7 @@ int waiter_start(struct waiter *w, enum waiter_kind kind, pid_t pid)
 	w->kind = kind;
 	w->pid = pid;
 	w->fd = -1;
-	atomic_init(&w->exited, 0);
+	w->exited = false;
 	if (kind == WAITER_THREAD && waiter_start_thread(w) == 0)
 		return 0;
 	if (kind == WAITER_PIDFD && waiter_start_pidfd(w) == 0)
@@ -112,8 +112,17 @@ int waiter_exited(struct waiter *w)
 {
 	siginfo_t si;
 
-	if (w->kind == WAITER_THREAD)
-		return atomic_load(&w->exited);
+	/* Read, not only seen: an eventfd stays readable until read, so a
+	 * flag the thread set after its write left the main thread polling
+	 * a ready eventfd, spinning until the thread ran again (on a busy
+	 * machine for up to a time slice, the write having woken the main
+	 * thread on the thread's own CPU). */
+	if (w->kind == WAITER_THREAD) {
+		uint64_t n;
+		if (!w->exited && read(w->fd, &n, sizeof n) == (ssize_t)sizeof n)
+			w->exited = true;
+		return w->exited;
+	}
 	/* pidfd readable, or a poll tick: ask without reaping. */
 	si.si_pid = 0;
 	if (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)

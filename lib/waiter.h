@@ -7,7 +7,7 @@
 #define LEASH_WAITER_H
 
 #include <pthread.h>
-#include <stdatomic.h>
+#include <stdbool.h>
 #include <sys/types.h>
 
 enum waiter_kind { WAITER_THREAD, WAITER_PIDFD, WAITER_POLL };
@@ -17,7 +17,7 @@ struct waiter {
 	pid_t pid;
 	int fd;                 /* readable once the child exited; -1 for poll */
 	pthread_t thread;
-	atomic_int exited;
+	bool exited;            /* thread: its write was read */
 };
 
 /* LEASH_WAIT=thread|pidfd|poll, default thread.  -1/EINVAL otherwise. */

@@ -319,6 +319,23 @@ STRACE_SET=kill,tkill,tgkill,pidfd_send_signal,pidfd_open,waitid,wait4
 	done
 }
 
+@test "wait: the main thread sleeps until it has read the waiter thread's news (strace holds the thread after its write)" {
+	command -v strace >/dev/null || skip "needs strace"
+	strace -f -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	# The thread's write to its eventfd returns 0.2 s late.  A main
+	# thread that waited for a flag set after that write found the
+	# eventfd ready and polled it again and again meanwhile (thousands
+	# of times); now it reads the eventfd and is done.
+	LEASH_WAIT=thread run bounded "${TRACED[@]}" -f -qq -o "$TMP/st" \
+		-e trace=poll,ppoll,write -e inject=write:delay_exit=200000 \
+		"$LEASH" -t 10 true
+	assert_status 0
+	local polls
+	polls=$(grep -c 'poll(' "$TMP/st")
+	echo "polls: $polls" >&2
+	[ "$polls" -le 3 ]
+}
+
 @test "reap: signal noise while waiting changes nothing" {
 	local w i st t0
 	for w in $WAITS; do
