@@ -155,6 +155,8 @@ extern struct figures fig;
 int target_main(const char *name, int argc, char **argv);
 /* minsup's supervision of the started PID: wait, reap, its status. */
 int minsup_supervise(pid_t pid);
+/* minsup's launch: fork, exec CMD (NULL-terminated), supervise. */
+int minsup_run(char **cmd);
 int target_mincg(int argc, char **argv);
 int target_minrep(int argc, char **argv);
 

@@ -46,11 +46,13 @@ const char *launch_tmpfs_report(bool floor)
 	return path[floor];
 }
 
-static bool on_tmpfs(const char *dir)
+/* A row whose file lives in /dev/shm runs only where that is tmpfs. */
+static void need_tmpfs(struct cmd *c)
 {
 	struct statfs fs;
 
-	return statfs(dir, &fs) == 0 && fs.f_type == TMPFS_MAGIC;
+	if (statfs("/dev/shm", &fs) < 0 || fs.f_type != TMPFS_MAGIC)
+		strcpy(c->why, "no tmpfs at /dev/shm");
 }
 
 static void leash_rows(const struct setup *s, struct cmd *r)
@@ -83,8 +85,7 @@ static void leash_rows(const struct setup *s, struct cmd *r)
 	cmd_set(&r[R_REPORT_TMPFS], "leash_report_tmpfs",
 		"leash -t 10 --report=FILE true (tmpfs)", L, "-t", "10",
 		report_tmpfs, T, NULL);
-	if (!on_tmpfs("/dev/shm"))
-		strcpy(r[R_REPORT_TMPFS].why, "no tmpfs at /dev/shm");
+	need_tmpfs(&r[R_REPORT_TMPFS]);
 	/* To stdout (/dev/null here): leash's own cost, no file made. */
 	cmd_set(&r[R_REPORT_FD], "leash_report_fd",
 		"leash -t 10 --report-fd=1 true", L, "-t", "10", "--report-fd=1",
@@ -187,8 +188,7 @@ static void floor_report_rows(const struct setup *s, struct cmd *r)
 	cmd_set(&r[R_FLOOR_REP_TMPFS], "floor_report_tmpfs",
 		"minimal supervisor + report file (floor, tmpfs)", s->t_minrep,
 		launch_tmpfs_report(true), s->t_true, NULL);
-	if (!on_tmpfs("/dev/shm"))
-		strcpy(r[R_FLOOR_REP_TMPFS].why, "no tmpfs at /dev/shm");
+	need_tmpfs(&r[R_FLOOR_REP_TMPFS]);
 }
 
 /* Remove the groups this section made (leash keeps uid groups; the

@@ -131,13 +131,17 @@ static void *minsup_wait(void *arg)
 /* minsup CMD...: what any supervisor of leash's kind has to do. */
 static int target_minsup(int argc, char **argv)
 {
-	pid_t pid;
-
 	if (argc < 2)
 		return 2;
-	pid = fork();
+	return minsup_run(argv + 1);
+}
+
+int minsup_run(char **cmd)
+{
+	pid_t pid = fork();
+
 	if (pid == 0) {
-		execv(argv[1], argv + 1);
+		execv(cmd[0], cmd);
 		_exit(127);
 	}
 	return minsup_supervise(pid);
