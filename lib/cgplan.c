@@ -77,14 +77,20 @@ const char *cg_hint(int err)
 	}
 }
 
+/* The message of a path beyond CGROUP_PATH_MAX, made from A. */
+static int cg_fail_long(struct cgroup_plan *cg, const char *a)
+{
+	return cg_fail(cg, ENAMETOOLONG, false, NULL,
+		       "cgroup path too long: %s", diag_quote(a));
+}
+
 /* Copy A[/B] into DST or fail with a message. */
 int cg_path(struct cgroup_plan *cg, char *dst, const char *a,
 		   const char *b)
 {
 	if (cgfs_join(dst, CGROUP_PATH_MAX, a, b) == 0)
 		return 0;
-	return cg_fail(cg, errno, false, NULL, "cgroup path too long: %s",
-		       diag_quote(a));
+	return cg_fail_long(cg, a);
 }
 
 /* A path's room after cg_paths_clear: a usual path fits, so that setting
@@ -136,8 +142,7 @@ int cg_set(struct cgroup_plan *cg, enum cgroup_path id, const char *a,
 	size_t n = la + (b ? 1 + lb : 0);
 
 	if (n >= CGROUP_PATH_MAX)
-		return cg_fail(cg, ENAMETOOLONG, false, NULL,
-			       "cgroup path too long: %s", diag_quote(a));
+		return cg_fail_long(cg, a);
 	if (n >= room)
 		cg_grow(cg, id, n + 1 - room, &a, &b);
 	memcpy(dst, a, la);     /* A is not path ID: no overlap */
