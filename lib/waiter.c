@@ -53,11 +53,23 @@ static void *waiter_thread(void *arg)
 	return NULL;
 }
 
+/* The last watch's thread.  Joinable, and joined only before the next
+ * thread takes the same stack (a second launch in this process: the rerun
+ * without a cgroup): once the main thread has read its news, it may
+ * still be on its way out on that stack.  A single launch never joins:
+ * exit_group() ends the thread, and the main thread sleeps no more. */
+static pthread_t last_thread;
+static bool last_live;
+
 static int waiter_start_thread(struct waiter *w)
 {
 	pthread_attr_t attr;
 	int err;
 
+	if (last_live) {
+		pthread_join(last_thread, NULL);
+		last_live = false;
+	}
 	w->fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (w->fd < 0)
 		return -1;
@@ -66,10 +78,6 @@ static int waiter_start_thread(struct waiter *w)
 	 * main thread's signalfd, so no extra masking is needed here. */
 	pthread_attr_init(&attr);
 	pthread_attr_setstack(&attr, waiter_stack, sizeof waiter_stack);
-	/* Detached: nobody waits for the thread to end.  Once it has
-	 * written, it only returns, and exit_group() ends it anyway; a join
-	 * would put the main thread to sleep once more per launch. */
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	err = pthread_create(&w->thread, &attr, waiter_thread, w);
 	pthread_attr_destroy(&attr);
 	if (err) {
@@ -77,6 +85,8 @@ static int waiter_start_thread(struct waiter *w)
 		w->fd = -1;
 		return errno = err, -1;
 	}
+	last_thread = w->thread;
+	last_live = true;
 	return 0;
 }
 

@@ -34,8 +34,8 @@ int waiter_interval_ms(const struct waiter *w);
 /* After a wake-up: has the child exited?  Never reaps. */
 int waiter_exited(struct waiter *w);
 
-/* Close the descriptors.  A thread is detached: it has written by then
- * and ends by itself. */
+/* Close the descriptors.  A thread has written by then and ends by
+ * itself; the next waiter_start joins it before using its stack again. */
 void waiter_stop(struct waiter *w);
 
 #endif
