@@ -189,12 +189,42 @@ static int cg_fast_open(struct cgroup_plan *cg, const char *base,
 	return -1;
 }
 
+/* cpu on cgroup2: the uid group found there has cpu.weight. */
+static int cg_fast_v2cpu(struct cgroup_plan *cg)
+{
+	if (cgfs_exists(cg->uid_fd, "cpu.weight") < 0)
+		return -1;
+	cg->version = 2;
+	cg_set(cg, CGROUP_CPU_TOP, cg->leaf_top, NULL);
+	cg_set(cg, CGROUP_CPU_UID, cg->leaf_uid, NULL);
+	return 0;
+}
+
+/* cpu on v1: a uid group with cpu.shares in one of the v1 places. */
+static int cg_fast_v1cpu(struct cgroup_plan *cg, const char *name)
+{
+	for (size_t i = 0; i < CG_COUNT(cg_v1_bases) && cg->cpu_fd < 0; i++)
+		cg->cpu_fd = cg_fast_open(cg, cg_v1_bases[i], name,
+					  MOUNTINFO_CGROUP1_MAGIC, "cpu.shares",
+					  CGROUP_CPU_TOP, CGROUP_CPU_UID);
+	if (cg->cpu_fd < 0)
+		return -1;
+	cg->version = 1;
+	return 0;
+}
+
 /* The steady state without mountinfo: the uid groups exist (only the
  * first launch of a uid makes them) in the usual places.  0 when the
- * groups are open and cg is filled, 1 when the full search must run. */
+ * groups are open and cg is filled, 1 when the full search must run.
+ * Where cgroup2 is /sys/fs/cgroup itself (unified: Debian 12, Android
+ * 12+), cpu is looked for there first; elsewhere (hybrid, Android
+ * 10-11) on v1 first, where those layouts keep it: a name that is not
+ * in a uid group is a full kernfs lookup each time (its parent changes
+ * with every leaf, and that voids the cached miss). */
 int cg_fast_find(struct cgroup_plan *cg, const char *name)
 {
 	size_t i;
+	bool unified;
 
 	for (i = 0; i < CG_COUNT(cg_v2_bases) && cg->uid_fd < 0; i++)
 		cg->uid_fd = cg_fast_open(cg, cg_v2_bases[i], name,
@@ -204,18 +234,10 @@ int cg_fast_find(struct cgroup_plan *cg, const char *name)
 		return 1;
 	if (cg->mode == CGROUP_TRACK)
 		return 0;
-	if (cgfs_exists(cg->uid_fd, "cpu.weight") == 0) {
-		cg->version = 2;
-		cg_set(cg, CGROUP_CPU_TOP, cg->leaf_top, NULL);
-		cg_set(cg, CGROUP_CPU_UID, cg->leaf_uid, NULL);
+	unified = i == 1;
+	if (unified && cg_fast_v2cpu(cg) == 0)
 		return 0;
-	}
-	for (i = 0; i < CG_COUNT(cg_v1_bases) && cg->cpu_fd < 0; i++)
-		cg->cpu_fd = cg_fast_open(cg, cg_v1_bases[i], name,
-					  MOUNTINFO_CGROUP1_MAGIC, "cpu.shares",
-					  CGROUP_CPU_TOP, CGROUP_CPU_UID);
-	if (cg->cpu_fd < 0)
-		return 1;
-	cg->version = 1;
-	return 0;
+	if (cg_fast_v1cpu(cg, name) == 0)
+		return 0;
+	return !unified && cg_fast_v2cpu(cg) == 0 ? 0 : 1;
 }

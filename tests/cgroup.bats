@@ -50,6 +50,18 @@ teardown() {
 	fi
 }
 
+@test "a steady launch looks for no file its groups do not have" {
+	# Hybrid: cpu is found on v1 first; asking cgroup2's uid group for
+	# cpu.weight would be a full kernfs lookup each time (leaves come and
+	# go there, which voids its cached miss).
+	run "$LEASH" -u "$UA" -- true
+	assert_status 0
+	run "${TRACED[@]}" -e trace=faccessat,faccessat2 -- "$LEASH" -u "$UA" -- true
+	assert_status 0
+	[[ $output == *"faccessat"*" = 0"* ]]
+	[[ $output != *"= -1 ENOENT"* ]]
+}
+
 @test "two uids get sibling groups" {
 	run "$LEASH" -u "$UA" -- "$PROBE" -k cgroup
 	assert_status 0
