@@ -408,6 +408,12 @@ static void on_term_src(struct watch *w, short revents)
 	relay_from_term(w->relay);
 }
 
+static void on_waiter_src(struct watch *w, short revents)
+{
+	(void)revents;
+	waiter_ready(&w->waiter);
+}
+
 static void on_master_src(struct watch *w, short revents)
 {
 	relay_from_master(w->relay, revents);
@@ -423,8 +429,7 @@ static int sources(const struct watch *w, struct source *s)
 
 	s[n++] = (struct source){ { w->sfd, POLLIN, 0 }, on_signals_src };
 	s[n++] = (struct source){ { w->timer.fd, POLLIN, 0 }, on_timer_src };
-	/* The waiter's fd only wakes the loop: its condition reads it. */
-	s[n++] = (struct source){ { w->waiter.fd, POLLIN, 0 }, NULL };
+	s[n++] = (struct source){ { w->waiter.fd, POLLIN, 0 }, on_waiter_src };
 	if (w->relay) {
 		s[n++] = (struct source){ relay_term_poll(w->relay), on_term_src };
 		s[n++] = (struct source){ relay_master_poll(w->relay), on_master_src };

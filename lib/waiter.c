@@ -118,26 +118,30 @@ int waiter_interval_ms(const struct waiter *w)
 	return w->kind == WAITER_POLL ? POLL_INTERVAL_MS : -1;
 }
 
-int waiter_exited(struct waiter *w)
+void waiter_ready(struct waiter *w)
+{
+	uint64_t n;
+
+	/* Read, not only seen: an eventfd stays readable until read, so a
+	 * loop that left it unread would poll a ready descriptor, spinning
+	 * until the thread ran again. */
+	if (w->kind == WAITER_THREAD)
+		w->exited = read(w->fd, &n, sizeof n) == (ssize_t)sizeof n;
+	else if (w->kind == WAITER_PIDFD)
+		w->exited = true;       /* a pidfd is readable once it exited */
+}
+
+bool waiter_exited(struct waiter *w)
 {
 	siginfo_t si;
 
-	/* Read, not only seen: an eventfd stays readable until read, so a
-	 * flag the thread set after its write left the main thread polling
-	 * a ready eventfd, spinning until the thread ran again (on a busy
-	 * machine for up to a time slice, the write having woken the main
-	 * thread on the thread's own CPU). */
-	if (w->kind == WAITER_THREAD) {
-		uint64_t n;
-		if (!w->exited && read(w->fd, &n, sizeof n) == (ssize_t)sizeof n)
-			w->exited = true;
+	if (w->kind != WAITER_POLL || w->exited)
 		return w->exited;
-	}
-	/* pidfd readable, or a poll tick: ask without reaping. */
+	/* A poll tick: ask without reaping. */
 	si.si_pid = 0;
 	if (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
-		return errno == ECHILD;
-	return si.si_pid != 0;
+		return w->exited = errno == ECHILD;
+	return w->exited = si.si_pid != 0;
 }
 
 void waiter_stop(struct waiter *w)

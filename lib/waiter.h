@@ -17,7 +17,7 @@ struct waiter {
 	pid_t pid;
 	int fd;                 /* readable once the child exited; -1 for poll */
 	pthread_t thread;
-	bool exited;            /* thread: its write was read */
+	bool exited;            /* known to have exited */
 };
 
 /* LEASH_WAIT=thread|pidfd|poll, default thread.  -1/EINVAL otherwise. */
@@ -31,8 +31,12 @@ int waiter_start(struct waiter *w, enum waiter_kind kind, pid_t pid);
 /* Poll timeout cap in ms for the strategy (-1: none). */
 int waiter_interval_ms(const struct waiter *w);
 
-/* After a wake-up: has the child exited?  Never reaps. */
-int waiter_exited(struct waiter *w);
+/* The waiter's fd is readable: take its news (the thread's is read). */
+void waiter_ready(struct waiter *w);
+
+/* Has the child exited, as far as the waiter has told?  Polling asks
+ * the kernel here, at every wake-up.  Never reaps. */
+bool waiter_exited(struct waiter *w);
 
 /* Close the descriptors.  A thread has written by then and ends by
  * itself; the next waiter_start joins it before using its stack again. */
