@@ -234,6 +234,22 @@ escapee_gone() {
 	assert_output "leash: cannot create cgroup '/dev/cpuctl/leash/uid_$UA': Permission denied (refused to root: a security policy such as SELinux, or a group of another owner; use --cgroup=off)"
 }
 
+@test "a refused join's rerun starts its waiter thread only after the first one has left the shared stack (strace holds it after its write)" {
+	command -v strace >/dev/null || skip "needs strace"
+	android -c -2 -- "$LEASH" -u "$UA" -- true
+	assert_status 0
+	chown 65534 "$SB1/leash/uid_$UA/tasks"
+	# Every write returns 0.3 s late: the first launch's waiter thread is
+	# still on its way out when the main thread has read its news and
+	# starts the rerun, whose thread takes the same static stack.
+	LEASH_WAIT=thread android -c -2 --nodac -- "${TRACED[@]}" -f -qq \
+		-o /dev/null -e trace=write -e inject=write:delay_exit=300000:when=1 \
+		"$LEASH" -u "$UA" -- sh -c 'echo ran; exit 7'
+	# (strace may add a line of its own about the delays.)
+	assert_status 7
+	[[ ${lines[0]} == ran ]]
+}
+
 @test "a refused join (the group's tasks not root's to write): auto runs the command once, without a group; require is 125" {
 	android -c -2 -- "$LEASH" -u "$UA" -- true
 	assert_status 0
