@@ -84,9 +84,11 @@ int supervise_prepare(const struct plan *plan, struct sigstate *ss)
 		handle(ss, sig, plan->term_signal);
 	if (!sigismember(&ss->handled, plan->term_signal))
 		handle(ss, plan->term_signal, plan->term_signal);
-	/* Adopted children announce their exit: the reaper reads it. */
-	if (plan->subreaper)
-		sigaddset(&ss->handled, SIGCHLD);
+	/* The command's SIGCHLD wakes the main thread at its exit, while
+	 * the waiter thread wakes too: the thread's news then finds it awake
+	 * instead of waking an idle CPU after the thread ran.  A subreaper's
+	 * adopted children announce their exit the same way. */
+	sigaddset(&ss->handled, SIGCHLD);
 	/* Signals ignored at start stay ignored for the command (inherited)
 	 * and are not forwarded (on_signals): nohup keeps working. */
 	return sigprocmask(SIG_BLOCK, &ss->handled, &ss->orig_mask);
@@ -310,7 +312,6 @@ static void on_child_change(struct watch *w)
 static bool on_terminal_signal(struct watch *w, int sig)
 {
 	switch (sig) {
-	case SIGCHLD: on_child_change(w); return true;
 	case SIGWINCH: pty_sync_size(w->relay->pty); return true;
 	/* Told to stop from outside: the monitor stops the command, then
 	 * itself, and we follow (suspend_session). */
@@ -348,7 +349,7 @@ static bool next_signal(struct watch *w, int *sig, pid_t *from, int *code)
 }
 
 /* Source: the signals.  ALRM from outside counts as expiry; SIGCHLD is
- * the subreaper's (and the pty's) when there is one. */
+ * the subreaper's and the pty's when there are, else a wake-up only. */
 static void on_signals(struct watch *w)
 {
 	int sig, code;
@@ -359,11 +360,12 @@ static void on_signals(struct watch *w)
 		 * a closed pipe: passing them on would breed more. */
 		if (from == w->self)
 			continue;
-		if (sig == SIGCHLD && w->plan->subreaper) {
-			reaper_child_signal(&w->reaper, from, code);
+		if (sig == SIGCHLD) {
+			if (w->plan->subreaper)
+				reaper_child_signal(&w->reaper, from, code);
 			if (w->relay)
 				on_child_change(w);
-			continue;
+			continue;       /* else only a wake-up: the waiter tells */
 		}
 		if (w->relay && on_terminal_signal(w, sig))
 			continue;
@@ -496,7 +498,7 @@ static void watch_open(struct watch *w, const struct sigstate *ss)
 	sigemptyset(&w->to_group);
 	w->self = getpid();
 	w->mine = ss->handled;
-	/* One signalfd for all: SIGCHLD too when leash is a subreaper. */
+	/* One signalfd for all, SIGCHLD among them. */
 	if (p->subreaper)
 		reaper_open(&w->reaper, w->self, w->pid);
 	w->handled = &w->mine;

@@ -319,6 +319,24 @@ STRACE_SET=kill,tkill,tgkill,pidfd_send_signal,pidfd_open,waitid,wait4
 	done
 }
 
+@test "wait: the command's SIGCHLD wakes the main thread at its exit, with every strategy, subreaper or not" {
+	command -v strace >/dev/null || skip "needs strace"
+	strace -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	# --foreground: no subreaper.  Before, only a subreaper had SIGCHLD
+	# on its signalfd; the others slept until the waiter's own news
+	# (polling: until its next 100 ms tick).
+	local w sfd
+	for w in $WAITS; do
+		LEASH_WAIT=$w run bounded "${TRACED[@]}" -qq -o "$TMP/st.$w" \
+			-e trace=poll,ppoll,signalfd4 "$LEASH" --foreground -t 10 true
+		assert_status 0
+		sfd=$(sed -n 's/^signalfd4(.*) = \([0-9]*\)$/\1/p' "$TMP/st.$w")
+		echo "LEASH_WAIT=$w signalfd $sfd" >&2
+		[[ -n $sfd ]]
+		grep -q "{fd=$sfd, revents=POLLIN}" "$TMP/st.$w"
+	done
+}
+
 @test "wait: the main thread sleeps until it has read the waiter thread's news (strace holds the thread after its write)" {
 	command -v strace >/dev/null || skip "needs strace"
 	strace -f -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
