@@ -333,7 +333,10 @@ STRACE_SET=kill,tkill,tgkill,pidfd_send_signal,pidfd_open,waitid,wait4
 		sfd=$(sed -n 's/^signalfd4(.*) = \([0-9]*\)$/\1/p' "$TMP/st.$w")
 		echo "LEASH_WAIT=$w signalfd $sfd" >&2
 		[[ -n $sfd ]]
-		grep -q "{fd=$sfd, revents=POLLIN}" "$TMP/st.$w"
+		# Polling asks before it first sleeps: a command already gone
+		# by then leaves no poll to look at.
+		grep -q "{fd=$sfd, revents=POLLIN}" "$TMP/st.$w" ||
+			{ [[ $w == poll ]] && ! grep -q 'poll(' "$TMP/st.$w"; }
 	done
 }
 
