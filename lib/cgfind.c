@@ -234,7 +234,7 @@ int cg_fast_find(struct cgroup_plan *cg, const char *name)
 		return 1;
 	if (cg->mode == CGROUP_TRACK)
 		return 0;
-	unified = i == 1;
+	unified = i == 1;       /* found at cg_v2_bases[0] */
 	if (unified && cg_fast_v2cpu(cg) == 0)
 		return 0;
 	if (cg_fast_v1cpu(cg, name) == 0)

@@ -4,6 +4,7 @@
 #include "waiter.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -78,14 +79,13 @@ static int waiter_start_thread(struct waiter *w)
 	 * main thread's signalfd, so no extra masking is needed here. */
 	pthread_attr_init(&attr);
 	pthread_attr_setstack(&attr, waiter_stack, sizeof waiter_stack);
-	err = pthread_create(&w->thread, &attr, waiter_thread, w);
+	err = pthread_create(&last_thread, &attr, waiter_thread, w);
 	pthread_attr_destroy(&attr);
 	if (err) {
 		close(w->fd);
 		w->fd = -1;
 		return errno = err, -1;
 	}
-	last_thread = w->thread;
 	last_live = true;
 	return 0;
 }

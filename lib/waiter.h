@@ -6,7 +6,6 @@
 #ifndef LEASH_WAITER_H
 #define LEASH_WAITER_H
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -16,7 +15,6 @@ struct waiter {
 	enum waiter_kind kind;
 	pid_t pid;
 	int fd;                 /* readable once the child exited; -1 for poll */
-	pthread_t thread;
 	bool exited;            /* known to have exited */
 };
 
