@@ -235,7 +235,7 @@ escapee_gone() {
 }
 
 @test "a refused join's rerun starts its waiter thread only after the first one has left the shared stack (strace holds it after its write)" {
-	command -v strace >/dev/null || skip "needs strace"
+	need_strace
 	android -c -2 -- "$LEASH" -u "$UA" -- true
 	assert_status 0
 	chown 65534 "$SB1/leash/uid_$UA/tasks"

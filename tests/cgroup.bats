@@ -54,8 +54,7 @@ teardown() {
 	# Hybrid: cpu is found on v1 first; asking cgroup2's uid group for
 	# cpu.weight would be a full kernfs lookup each time (leaves come and
 	# go there, which voids its cached miss).
-	command -v strace >/dev/null || skip "needs strace"
-	strace -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	need_strace
 	run "$LEASH" -u "$UA" -- true
 	assert_status 0
 	run "${TRACED[@]}" -e trace=faccessat,faccessat2 -- "$LEASH" -u "$UA" -- true

@@ -59,8 +59,7 @@ teardown() {
 }
 
 @test "leash -u: the command is born in its leaf, no write to its cgroup.procs" {
-	command -v strace >/dev/null || skip "needs strace"
-	strace -f -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	need_strace
 	# -y: descriptors shown with their paths.
 	run "${TRACED[@]}" -f -qq -y -e trace=clone3,openat -o "$TMP/trace" \
 		"$LEASH" -u "$UA" -- "$PROBE" -k cgroup

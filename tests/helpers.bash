@@ -284,6 +284,13 @@ skip_unless_static() {
 		"$TOP/config.mk" 2>/dev/null || skip "not a static build"
 }
 
+# need_strace: skip unless strace is here and can follow a process
+# and its children (not under qemu-user, nor where ptrace is refused).
+need_strace() {
+	command -v strace >/dev/null || skip "needs strace"
+	strace -f -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+}
+
 # "${TRACED[@]}" ARG...: strace ARG..., with LeakSanitizer off (it cannot
 # work under ptrace: SANITIZE=1 builds would end in its fatal error); a
 # command, not a function, so that bounded and run both take it.

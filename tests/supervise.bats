@@ -297,8 +297,7 @@ audit_trace() {
 STRACE_SET=kill,tkill,tgkill,pidfd_send_signal,pidfd_open,waitid,wait4
 
 @test "reap: never a signal after the reap, at the deadline boundary (strace)" {
-	command -v strace >/dev/null || skip "needs strace"
-	strace -f -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	need_strace
 	local w i n=0
 	for w in $WAITS; do
 		for i in 1 2 3 4 5 6; do
@@ -320,8 +319,7 @@ STRACE_SET=kill,tkill,tgkill,pidfd_send_signal,pidfd_open,waitid,wait4
 }
 
 @test "wait: the command's SIGCHLD wakes the main thread at its exit, with every strategy, subreaper or not" {
-	command -v strace >/dev/null || skip "needs strace"
-	strace -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	need_strace
 	# --foreground: no subreaper.  Before, only a subreaper had SIGCHLD
 	# on its signalfd; the others slept until the waiter's own news
 	# (polling: until its next 100 ms tick).
@@ -341,8 +339,7 @@ STRACE_SET=kill,tkill,tgkill,pidfd_send_signal,pidfd_open,waitid,wait4
 }
 
 @test "wait: the main thread sleeps until it has read the waiter thread's news (strace holds the thread after its write)" {
-	command -v strace >/dev/null || skip "needs strace"
-	strace -f -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	need_strace
 	# The thread's write to its eventfd returns 0.2 s late.  A main
 	# thread that waited for a flag set after that write found the
 	# eventfd ready and polled it again and again meanwhile (thousands
@@ -714,8 +711,7 @@ ESCAPE='setsid sh -c "probe -m \"$1\" -o \"$2\" -s 30 -q >/dev/null 2>&1 & exit 
 }
 
 @test "reap: never a signal to a pid leash reaped, adopted processes exiting at the deadline (strace)" {
-	command -v strace >/dev/null || skip "needs strace"
-	strace -f -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	need_strace
 	local w i n=0
 	for w in $WAITS; do
 		for i in 1 2 3 4; do
