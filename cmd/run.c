@@ -144,12 +144,15 @@ static int run_once(struct plan *plan, struct outcome *out,
 
 	err->stage = 0;
 	plan->started = cmd_started;
+	plan->self = getpid();
 	if (waiter_kind_from_env(&kind) < 0) {
 		diag_warn("invalid LEASH_WAIT %s: use thread, pidfd or poll",
 			  diag_quote(getenv("LEASH_WAIT")));
 		return -1;
 	}
 	uid_t uid = plan->id.have_uid ? plan->id.uid : getuid();
+	plan->cg.self = plan->self;
+	plan->cg.started = plan->started;
 	if (plan->cg.mode != CGROUP_OFF && cgroup_prepare(&plan->cg, uid, &what) < 0) {
 		diag_warn("%s", what);
 		return -1;
@@ -282,7 +285,7 @@ void outcome_die(const struct plan *plan, const struct outcome *out)
 	 * that the reap and the leaf's removal came first). */
 	if (out->sent_kill && !plan->signal_as_status) {
 		prctl(PR_SET_DUMPABLE, 0);
-		kill(plan->lead_group ? 0 : getpid(), SIGKILL);
+		kill(plan->lead_group ? 0 : plan->self, SIGKILL);
 	}
 }
 

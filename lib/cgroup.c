@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "cgfs.h"
-#include "clock.h"
 #include "diag.h"
 #include "mountinfo.h"
 
@@ -43,18 +42,6 @@ static void cg_reset(struct cgroup_plan *cg)
 	cg->cpu_fd = cg->uid_fd = cg->leaf_fd = -1;
 	cg_paths_clear(cg);
 	cg->wfile[0] = cg->wvalue[0] = '\0';
-}
-
-/* Auto mode acts, like the kernel patch at set_user(), when the uid
- * changes, or when the user asked for anything cgroup. */
-static bool cg_acts(const struct cgroup_plan *cg, uid_t uid)
-{
-	if (cg->mode == CGROUP_OFF)
-		return false;
-	if (cg->mode != CGROUP_AUTO)
-		return true;
-	return cg->asked || cg->weight || cg->root || cg->kill_leftovers ||
-	       uid != geteuid();
 }
 
 /* --cpu-weight in v2 units, checked before anything is made. */
@@ -200,22 +187,21 @@ static int cg_build_cpu(struct cgroup_plan *cg)
 	return rc ? rc : cg_write_weight(cg);
 }
 
-/* run_<pid>_<boot time in ns>: unique while we live, costs no syscall
- * (vDSO clock), and lets a later launch tell that its creator is gone.
+/* run_<pid>_<boot time in ns of leash's start>: unique while we live,
+ * and lets a later launch tell that its creator is gone (a process
+ * started after that time has the pid now).
  * Another suffix on a (foreign) clash: only a leaf this call made is
  * ever ours.  The leaf is opened at once and reached only through it. */
 int cg_make_leaf(struct cgroup_plan *cg)
 {
-	struct timespec now;
-	unsigned long long stamp;
+	unsigned long long stamp =
+		(unsigned long long)cg->started.tv_sec * 1000000000ULL +
+		(unsigned long long)cg->started.tv_nsec;
 	char name[80];
 	bool created;
 
-	clock_now(CLOCK_BOOTTIME, &now);
-	stamp = (unsigned long long)now.tv_sec * 1000000000ULL +
-		(unsigned long long)now.tv_nsec;
 	for (int k = 0; k < CG_RETRIES; k++) {
-		char *end = cg_name(name, "run_", (unsigned)getpid());
+		char *end = cg_name(name, "run_", (unsigned)cg->self);
 
 		end = cg_name(end, "_", stamp);
 		if (k)
@@ -360,7 +346,7 @@ int cgroup_prepare(struct cgroup_plan *cg, uid_t uid, const char **what)
 	int rc;
 
 	cg_reset(cg);
-	if (!cg_acts(cg, uid))
+	if (cg->mode == CGROUP_OFF)
 		return 0;
 	rc = cg_weight_check(cg);
 	if (rc == 0 && (rc = cg_fast(cg, uid)) > 0)

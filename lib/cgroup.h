@@ -21,6 +21,7 @@
 
 #include <stdbool.h>
 #include <sys/types.h>
+#include <time.h>
 
 /* PATH_MAX without depending on the feature macros of the includer. */
 #define CGROUP_PATH_MAX 4096
@@ -48,9 +49,13 @@ struct cgroup_plan {
 	bool kill_leftovers;
 	bool verbose;
 	/* The user gave a cgroup option (--cgroup=..., --cgroup-root,
-	 * --cpu-weight, --kill-leftovers): auto acts even without a uid
-	 * change.  weight, root and kill_leftovers count by themselves. */
+	 * --cpu-weight, --kill-leftovers): cmd/ lets auto act even without
+	 * a uid change. */
 	bool asked;
+	/* leash's pid and start (CLOCK_BOOTTIME), which name the leaf: the
+	 * caller read both already, and each is a system call to ask. */
+	pid_t self;
+	struct timespec started;
 	/* -v lines without the program prefix, e.g. diag_warn; NULL: none.
 	 * Called only when verbose is set. */
 	void (*note)(const char *fmt, ...)
@@ -96,9 +101,12 @@ struct cgroup_plan {
 	char msg[CGROUP_PATH_MAX + 256];   /* the last message for *what */
 };
 
-/* Decide and prepare.  Returns 0 with cg->active set when the child must
- * join; 0 with active false when running without a group is allowed (off,
- * or auto with nothing usable: the reason goes to note under -v); -1 with
+/* Prepare for the uid UID: cmd/ has decided that the mode acts (auto
+ * does, like the kernel patch at set_user(), when the uid changes or an
+ * option asks; off never does).  Returns 0 with cg->active set when the
+ * child must join; 0 with active false when running without a group is
+ * allowed (off, or auto with nothing usable: the reason goes to note
+ * under -v); -1 with
  * errno when it is fatal, *WHAT then being one complete line without the
  * program prefix (path, error text, hint): print it as diag_warn("%s")
  * and exit 125.  Anything half made is removed again. */

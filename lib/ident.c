@@ -156,6 +156,7 @@ static int take_pwent(struct ident *id, struct pwent *pw, groups_fn *groups_of)
 	}
 	id->uid = pw->uid;
 	id->have_uid = true;
+	id->uid_change = 0;     /* a new uid: ask again */
 	id->source = "passwd";
 	if (set_string(&id->user, pw->name) < 0 ||
 	    set_string(&id->home, *pw->dir ? pw->dir : NULL) < 0 ||
@@ -200,6 +201,7 @@ static int take_bare(struct ident *id, uid_t uid, const char *name)
 	}
 	id->uid = uid;
 	id->have_uid = true;
+	id->uid_change = 0;
 	if (set_string(&id->user, name) < 0 || set_string(&id->home, NULL) < 0 ||
 	    set_string(&id->shell, NULL) < 0)
 		return -1;
@@ -335,15 +337,25 @@ int ident_resolve_groups(struct ident *id, const char *list)
 	return take_groups(id, g, k);
 }
 
-bool ident_changes_uid(const struct ident *id)
+/* The kept answer, else the kernel's: the caller's uids are not the
+ * target's (a getresuid that fails counts as a change). */
+static bool changes_uid(const struct ident *id)
 {
 	uid_t r, e, s;
 
+	if (id->uid_change)
+		return id->uid_change > 0;
 	if (!id->have_uid)
 		return false;
 	if (getresuid(&r, &e, &s) < 0)
 		return true;
 	return r != id->uid || e != id->uid || s != id->uid;
+}
+
+bool ident_changes_uid(struct ident *id)
+{
+	id->uid_change = changes_uid(id) ? 1 : -1;
+	return id->uid_change > 0;
 }
 
 void ident_free(struct ident *id)
@@ -495,7 +507,7 @@ int ident_apply(const struct ident *id, enum ident_step *step)
 	/* Leaving uid 0 (or another uid) for a non-root one drops every
 	 * capability; a root target keeps what root has. */
 	bool drop = id->have_uid && id->uid != 0;
-	bool switching = id->have_uid && !uids_are(id->uid);
+	bool switching = changes_uid(id);
 	uint64_t keep = 0;
 
 	if (id->keep_caps && caps_parse(id->keep_caps, &keep, NULL) < 0)

@@ -31,6 +31,9 @@ struct ident {
 	bool no_new_privs;
 	/* --no-nss: a name the files lack is no one (else getent is asked). */
 	bool no_nss;
+	/* ident_changes_uid's answer, kept (0: not asked yet, 1: yes, -1:
+	 * no): the parent asks before the fork, the child reads it. */
+	signed char uid_change;
 };
 
 /* The kernel's NGROUPS_MAX (musl's <limits.h> says 32, glibc's 65536). */
@@ -74,8 +77,10 @@ int ident_check_caps(const struct ident *id, const char **bad);
  * caller already is needs nothing.  -1 with errno EPERM otherwise. */
 int ident_check_privilege(const struct ident *id);
 
-/* Does applying ID change the caller's uid? */
-bool ident_changes_uid(const struct ident *id);
+/* Does applying ID change the caller's uid (real, effective or saved)?
+ * Asked of the kernel once; the answer is kept in ID (cmd/ asks for the
+ * session, the cgroup and the pty, ident_apply for the keyring). */
+bool ident_changes_uid(struct ident *id);
 
 /* Steps of ident_apply, for the child's error report. */
 enum ident_step {

@@ -4,6 +4,7 @@
 #define LEASH_PLAN_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "cgroup.h"
@@ -25,6 +26,7 @@ struct plan {
 	struct timespec duration;
 	struct timespec kill_after;
 	struct timespec started;        /* TIMER_CLOCK, the deadline's origin */
+	pid_t self;             /* leash's pid, read once (set by run_plan) */
 	int term_signal;
 	int pdeath_signal;      /* the command's when leash dies (timeout: -s) */
 	bool foreground;        /* signal the command's pid only, no CONT */

@@ -145,7 +145,6 @@ int spawn_start(struct plan *plan, const sigset_t *orig_mask,
 		struct child *c)
 {
 	int fds[2];
-	pid_t parent = getpid();
 	bool born;
 
 	if (pipe2(fds, O_CLOEXEC) < 0)
@@ -166,7 +165,7 @@ int spawn_start(struct plan *plan, const sigset_t *orig_mask,
 	}
 	if (c->pid == 0) {
 		close(fds[0]);
-		child_run(plan, orig_mask, parent, fds[1], born);
+		child_run(plan, orig_mask, plan->self, fds[1], born);
 	}
 	close(fds[1]);
 	c->errfd = fds[0];

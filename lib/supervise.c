@@ -325,58 +325,68 @@ static bool on_terminal_signal(struct watch *w, int sig)
 	return false;
 }
 
-/* The next pending signal, its sender and si_code: from the signalfd,
- * or, where there is none (a seccomp profile refusing signalfd4), taken
- * pending with a zero sigtimedwait: the loop then wakes every 100 ms. */
-static bool next_signal(struct watch *w, int *sig, pid_t *from, int *code)
+/* Pending signals, up to MAX, with sender and si_code: from the
+ * signalfd, one read for them all, or, where there is none (a seccomp
+ * profile refusing signalfd4), taken one by one with a zero sigtimedwait:
+ * the loop then wakes every 100 ms.  Fewer than MAX: none is left. */
+static int next_signals(struct watch *w, struct signalfd_siginfo *si,
+			int max)
 {
-	if (w->sfd >= 0) {
-		struct signalfd_siginfo si;
-		if (read(w->sfd, &si, sizeof si) != (ssize_t)sizeof si)
-			return false;
-		*sig = (int)si.ssi_signo;
-		*from = (pid_t)si.ssi_pid;
-		*code = si.ssi_code;
-		return true;
-	}
-	siginfo_t si;
 	const struct timespec zero = { 0, 0 };
-	if ((*sig = sigtimedwait(w->handled, &si, &zero)) < 0)
-		return false;
-	*from = si.si_pid;
-	*code = si.si_code;
-	return true;
+	siginfo_t one;
+	int n = 0;
+
+	if (w->sfd >= 0) {
+		ssize_t got = read(w->sfd, si, (size_t)max * sizeof *si);
+		return got > 0 ? (int)((size_t)got / sizeof *si) : 0;
+	}
+	for (; n < max && sigtimedwait(w->handled, &one, &zero) > 0; n++)
+		si[n] = (struct signalfd_siginfo){ .ssi_signo = (uint32_t)one.si_signo,
+			.ssi_pid = (uint32_t)one.si_pid, .ssi_code = one.si_code };
+	return n;
 }
 
-/* Source: the signals.  ALRM from outside counts as expiry; SIGCHLD is
- * the subreaper's and the pty's when there are, else a wake-up only. */
+/* One signal.  ALRM from outside counts as expiry; SIGCHLD is the
+ * subreaper's and the pty's when there are, else a wake-up only. */
+static void on_signal(struct watch *w, int sig, pid_t from, int code)
+{
+	/* Our own group signals, and SIGPIPE from our own -v line on a
+	 * closed pipe: passing them on would breed more. */
+	if (from == w->self)
+		return;
+	if (sig == SIGCHLD) {
+		if (w->plan->subreaper)
+			reaper_child_signal(&w->reaper, from, code);
+		if (w->relay)
+			on_child_change(w);
+		return;         /* else only a wake-up: the waiter tells */
+	}
+	if (w->relay && on_terminal_signal(w, sig))
+		return;
+	/* Ignored by the caller: dropped, as GNU's SIG_IGN drops it. */
+	if (!must_handle(sig, w->plan->term_signal) && sigign_is(sig))
+		return;
+	if (sig == SIGALRM)
+		expire(w);
+	else if (!sigismember(&w->to_group, sig))
+		deliver(w, sig, TALLY_FORWARDED);
+}
+
+/* Source: the signals, a batch at a time; a batch that is not full took
+ * all there was, so a wake-up for one signal reads once. */
+#define SIGNAL_BATCH 4
+
 static void on_signals(struct watch *w)
 {
-	int sig, code;
-	pid_t from;
+	struct signalfd_siginfo si[SIGNAL_BATCH];
+	int n;
 
-	while (next_signal(w, &sig, &from, &code)) {
-		/* Our own group signals, and SIGPIPE from our own -v line on
-		 * a closed pipe: passing them on would breed more. */
-		if (from == w->self)
-			continue;
-		if (sig == SIGCHLD) {
-			if (w->plan->subreaper)
-				reaper_child_signal(&w->reaper, from, code);
-			if (w->relay)
-				on_child_change(w);
-			continue;       /* else only a wake-up: the waiter tells */
-		}
-		if (w->relay && on_terminal_signal(w, sig))
-			continue;
-		/* Ignored by the caller: dropped, as GNU's SIG_IGN drops it. */
-		if (!must_handle(sig, w->plan->term_signal) && sigign_is(sig))
-			continue;
-		if (sig == SIGALRM)
-			expire(w);
-		else if (!sigismember(&w->to_group, sig))
-			deliver(w, sig, TALLY_FORWARDED);
-	}
+	do {
+		n = next_signals(w, si, SIGNAL_BATCH);
+		for (int i = 0; i < n; i++)
+			on_signal(w, (int)si[i].ssi_signo, (pid_t)si[i].ssi_pid,
+				  si[i].ssi_code);
+	} while (n == SIGNAL_BATCH);
 }
 
 /* Source: the deadline (and then the -k) timer. */
@@ -496,7 +506,7 @@ static void watch_open(struct watch *w, const struct sigstate *ss)
 	const struct plan *p = w->plan;
 
 	sigemptyset(&w->to_group);
-	w->self = getpid();
+	w->self = p->self;
 	w->mine = ss->handled;
 	/* One signalfd for all, SIGCHLD among them. */
 	if (p->subreaper)

@@ -63,6 +63,26 @@ teardown() {
 	[[ $output != *"= -1 ENOENT"* ]]
 }
 
+@test "a -u launch asks the kernel once each for leash's pid, uids and clock" {
+	# The leaf's name takes the start's clock reading and run_plan's pid;
+	# the uid change is asked once, before the fork, and kept for the
+	# child (the keyring), the session and the cgroup.
+	need_strace
+	run "$LEASH" -u "$UA" -- true
+	assert_status 0
+	run "${TRACED[@]}" -ff -qq -o "$TMP/st" -e trace=getpid,getuid,geteuid,getresuid,clock_gettime \
+		-- "$LEASH" -u "$UA" -t 10 -- true
+	assert_status 0
+	local f twice=0
+	for f in "$TMP"/st.*; do
+		cut -d'(' -f1 "$f" | sort | uniq -d | sed "s|^|$f: twice: |" >&2
+		[[ -z $(cut -d'(' -f1 "$f" | sort | uniq -d) ]] || twice=1
+	done
+	cat "$TMP"/st.* >&2
+	((twice == 0))
+	grep -q '^getresuid(' "$TMP"/st.*
+}
+
 @test "two uids get sibling groups" {
 	run "$LEASH" -u "$UA" -- "$PROBE" -k cgroup
 	assert_status 0

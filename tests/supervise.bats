@@ -326,7 +326,7 @@ STRACE_SET=kill,tkill,tgkill,pidfd_send_signal,pidfd_open,waitid,wait4
 	local w sfd
 	for w in $WAITS; do
 		LEASH_WAIT=$w run bounded "${TRACED[@]}" -qq -o "$TMP/st.$w" \
-			-e trace=poll,ppoll,signalfd4 "$LEASH" --foreground -t 10 true
+			-e trace=poll,ppoll,signalfd4,read "$LEASH" --foreground -t 10 true
 		assert_status 0
 		sfd=$(sed -n 's/^signalfd4(.*) = \([0-9]*\)$/\1/p' "$TMP/st.$w")
 		echo "LEASH_WAIT=$w signalfd $sfd" >&2
@@ -335,7 +335,38 @@ STRACE_SET=kill,tkill,tgkill,pidfd_send_signal,pidfd_open,waitid,wait4
 		# by then leaves no poll to look at.
 		grep -q "{fd=$sfd, revents=POLLIN}" "$TMP/st.$w" ||
 			{ [[ $w == poll ]] && ! grep -q 'poll(' "$TMP/st.$w"; }
+		# One read takes what is pending: none finds the signalfd empty.
+		! grep -E "^read\($sfd, .*EAGAIN" "$TMP/st.$w"
 	done
+}
+
+@test "native: signals that come together are all forwarded (with and without a signalfd)" {
+	# leash stopped while six come, so that one wake-up finds them all
+	# pending: more than one read's batch.
+	local how st
+	for how in signalfd nosys; do
+		rm -f "$TMP/ready" "$TMP/log"
+		local pre=()
+		if [[ $how == nosys ]]; then
+			[[ -x $NOSYS ]] || continue
+			pre=("$NOSYS" signalfd4 --)
+		fi
+		start_ready "${pre[@]}" "$LEASH" -t 30 "$PROBE" -c HUP,INT,QUIT,USR1,USR2,TERM \
+			-l "$TMP/log" -o "$TMP/ready" -m "$MARK" -s 2 -x 5 -q
+		local lpid=$READY_PID
+		kill -STOP "$lpid"
+		kill -HUP "$lpid"; kill -INT "$lpid"; kill -QUIT "$lpid"
+		kill -USR1 "$lpid"; kill -USR2 "$lpid"; kill -TERM "$lpid"
+		kill -CONT "$lpid"
+		st=0
+		wait "$lpid" || st=$?
+		echo "$how: status $st, log: $(tr '\n' ' ' < "$TMP/log")" >&2
+		[ "$st" -eq 5 ]
+		for s in HUP INT QUIT USR1 USR2 TERM; do
+			grep -qx "$s" "$TMP/log"
+		done
+	done
+	assert_no_leftovers
 }
 
 @test "wait: the main thread sleeps until it has read the waiter thread's news (strace holds the thread after its write)" {
