@@ -106,10 +106,10 @@ struct cgroup_plan {
  * option asks; off never does).  Returns 0 with cg->active set when the
  * child must join; 0 with active false when running without a group is
  * allowed (off, or auto with nothing usable: the reason goes to note
- * under -v); -1 with
- * errno when it is fatal, *WHAT then being one complete line without the
- * program prefix (path, error text, hint): print it as diag_warn("%s")
- * and exit 125.  Anything half made is removed again. */
+ * under -v); -1 with errno when it is fatal, *WHAT then being one
+ * complete line without the program prefix (path, error text, hint):
+ * print it as diag_warn("%s") and exit 125.  Anything half made is
+ * removed again. */
 int cgroup_prepare(struct cgroup_plan *cg, uid_t uid, const char **what);
 
 /* The leaf's directory descriptor for clone3(CLONE_INTO_CGROUP), or -1
