@@ -337,19 +337,20 @@ int ident_resolve_groups(struct ident *id, const char *list)
 	return take_groups(id, g, k);
 }
 
-/* The kept answer, else the kernel's: the caller's uids are not the
- * target's (a getresuid that fails counts as a change). */
-static bool changes_uid(const struct ident *id)
+static bool uids_are(uid_t u)
 {
 	uid_t r, e, s;
 
+	return getresuid(&r, &e, &s) == 0 && r == u && e == u && s == u;
+}
+
+/* The kept answer, else the kernel's: the caller's uids are not all
+ * the target's (a getresuid that fails counts as a change). */
+static bool changes_uid(const struct ident *id)
+{
 	if (id->uid_change)
 		return id->uid_change > 0;
-	if (!id->have_uid)
-		return false;
-	if (getresuid(&r, &e, &s) < 0)
-		return true;
-	return r != id->uid || e != id->uid || s != id->uid;
+	return id->have_uid && !uids_are(id->uid);
 }
 
 bool ident_changes_uid(struct ident *id)
@@ -407,13 +408,6 @@ static bool groups_match(const struct ident *id)
 	same = n >= 0 && groups_same(id, cur, (size_t)n);
 	free(cur);
 	return same;
-}
-
-static bool uids_are(uid_t u)
-{
-	uid_t r, e, s;
-
-	return getresuid(&r, &e, &s) == 0 && r == u && e == u && s == u;
 }
 
 static bool gids_are(gid_t g)

@@ -74,10 +74,10 @@ teardown() {
 	run "${TRACED[@]}" -ff -qq -o "$TMP/st" -e trace=getpid,getuid,geteuid,getresuid,clock_gettime \
 		-- "$LEASH" -u "$UA" -t 10 -- true
 	assert_status 0
-	local f twice=0
+	local f dup twice=0
 	for f in "$TMP"/st.*; do
-		cut -d'(' -f1 "$f" | sort | uniq -d | sed "s|^|$f: twice: |" >&2
-		[[ -z $(cut -d'(' -f1 "$f" | sort | uniq -d) ]] || twice=1
+		dup=$(cut -d'(' -f1 "$f" | sort | uniq -d)
+		[[ -z $dup ]] || { echo "$f: twice: $dup" >&2; twice=1; }
 	done
 	cat "$TMP"/st.* >&2
 	((twice == 0))

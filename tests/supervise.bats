@@ -343,7 +343,7 @@ STRACE_SET=kill,tkill,tgkill,pidfd_send_signal,pidfd_open,waitid,wait4
 @test "native: signals that come together are all forwarded (with and without a signalfd)" {
 	# leash stopped while six come, so that one wake-up finds them all
 	# pending: more than one read's batch.
-	local how st
+	local how st s
 	for how in signalfd nosys; do
 		rm -f "$TMP/ready" "$TMP/log"
 		local pre=()
