@@ -10,11 +10,14 @@
 #include <unistd.h>
 
 #include "cgfs.h"
+#include "duration.h"
 #include "cmd.h"
 #include "diag.h"
 #include "fallback.h"
 #include "reaper.h"
 #include "sigdie.h"
+
+#define PTY_END_GRACE_S 2
 
 /* The pty step of the story: for an interactive session of another
  * uid, a pty of its own; none to be had, a session without a terminal
@@ -35,13 +38,17 @@ static void terminal_prepare(struct plan *plan, struct sigstate *ss, uid_t uid)
 		return;
 	}
 	if (supervise_watch_terminal(ss) < 0) {
-		pty_hangup(&pty);
-		close(pty.slave);
+		pty_close(&pty);
 		diag_warn_errno(errno, "cannot watch the terminal: running "
 				"without a terminal");
 		return;
 	}
 	plan->pty = &pty;
+	/* The caller's terminal gone (or HUP from outside): the session
+	 * has the grace to end, then it is killed, whatever it ignores. */
+	sigaddset(&plan->end_signals, SIGHUP);
+	if (duration_is_zero(&plan->end_grace))
+		plan->end_grace = (struct timespec){ PTY_END_GRACE_S, 0 };
 	if (plan->verbose)
 		diag_warn("the command gets a pseudo-terminal of its own");
 }
@@ -49,12 +56,8 @@ static void terminal_prepare(struct plan *plan, struct sigstate *ss, uid_t uid)
 /* The caller's terminal as it was, and the pty closed: on every path. */
 static void terminal_close(struct plan *plan)
 {
-	if (!plan->pty)
-		return;
-	pty_restore(plan->pty);
-	if (plan->pty->slave >= 0)
-		close(plan->pty->slave);
-	pty_hangup(plan->pty);
+	if (plan->pty)
+		pty_close(plan->pty);
 }
 
 /* How a signal reaches the whole tree: the leaf, else (native) leash as

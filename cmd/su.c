@@ -33,6 +33,7 @@
 #include "env.h"
 #include "nss.h"
 #include "parse.h"
+#include "sigdie.h"
 
 extern char **environ;
 
@@ -312,7 +313,29 @@ static int su_run(struct plan *p)
 		spawn_error_report(p, &err);
 		return SU_FAIL;
 	}
+	/* Ended from outside: util-linux's second line, then its death by
+	 * the signal that ended the session. */
+	if (out.ended_by) {
+		fputs(" ...killed.\n", stderr);
+		sigdie(out.ended_by);
+	}
 	return su_status(&out);
+}
+
+/* util-linux su catches TERM, and INT and QUIT unless the command runs
+ * in the caller's session (--session-command): it passes TERM on, kills
+ * the shell 2 s later and dies of the signal it caught.  Android's su
+ * execs its command and has nothing to say. */
+static void su_end_signals(struct plan *p, bool session_command)
+{
+	sigemptyset(&p->end_signals);
+	sigaddset(&p->end_signals, SIGTERM);
+	if (!session_command) {
+		sigaddset(&p->end_signals, SIGINT);
+		sigaddset(&p->end_signals, SIGQUIT);
+	}
+	p->end_grace = (struct timespec){ 2, 0 };
+	p->end_say = true;
 }
 
 /* Help, version or su's usage error, after the -g/-G given before. */
@@ -349,6 +372,8 @@ int su_main(int argc, char **argv)
 	else
 		su_resolve(&p, &o);
 	su_check_caller(&p);
+	if (!o.aosp)
+		su_end_signals(&p, o.same_session);
 	if (o.aosp)
 		su_plan_aosp(&p, &o);
 	else

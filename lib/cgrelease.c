@@ -161,6 +161,15 @@ int cgroup_signal(const struct cgroup_plan *cg, int sig)
 	return cg_signal_leaf(cg, sig, cg->child);
 }
 
+int cgroup_freeze(const struct cgroup_plan *cg, bool on)
+{
+	if (!cg->active || !cg->leaf[0] || cg->leaf_fd < 0)
+		return errno = ENOENT, -1;
+	if (!on)
+		return cgfs_write(cg->leaf_fd, "cgroup.freeze", "0");
+	return cg_freeze(cg->leaf_fd) ? 0 : -1;
+}
+
 static int cg_kill_fd(int leaf, int sig, pid_t skip)
 {
 	(void)sig;

@@ -142,6 +142,10 @@ bool cgroup_join_refused(struct cgroup_plan *cg, int step, int err);
  * leaf).  Freezes the leaf meanwhile when it can, so forks cannot slip
  * through and no pid is reused under us.  -1 with errno on failure. */
 int cgroup_signal(const struct cgroup_plan *cg, int sig);
+/* Freeze our leaf (ON), or thaw it: frozen, no process in it runs, even
+ * one that is sent SIGCONT, and only root may write cgroup.freeze.  -1
+ * with errno: no leaf, or no freezer (before 5.2). */
+int cgroup_freeze(const struct cgroup_plan *cg, bool on);
 /* SIGKILL the whole leaf: cgroup.kill, else freeze + kill + thaw. */
 int cgroup_kill(const struct cgroup_plan *cg);
 /* After the reap: kill leftovers if asked, remove our leaf once it is

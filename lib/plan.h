@@ -3,6 +3,7 @@
 #ifndef LEASH_PLAN_H
 #define LEASH_PLAN_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <sys/types.h>
 #include <time.h>
@@ -58,6 +59,14 @@ struct plan {
 	bool pty_candidate;
 	struct pty *pty;
 	struct cgroup_plan cg;
+
+	/* A session ended from outside: the signals in END_SIGNALS (a pty
+	 * session's HUP; su's TERM, INT, QUIT) are forwarded as any other,
+	 * then, if the command has not ended within END_GRACE, it is killed
+	 * (util-linux su's 2 s); END_SAY prints su's two lines about it. */
+	sigset_t end_signals;
+	struct timespec end_grace;
+	bool end_say;
 
 	/* A signal death of the command: true -> exit 128+N (su), false ->
 	 * re-raise it on ourselves with core dumps off (timeout, leash). */

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -76,15 +77,31 @@ static int pty_setup(struct pty *p, uid_t uid, const char **step)
 	return fchmod(p->slave, 0620);
 }
 
+/* FD's terminal opened once more, non-blocking: a description of our
+ * own, so O_NONBLOCK does not reach the caller's shell, which shares
+ * FD's.  Through /proc, as the terminal may have no name we can see. */
+static int reopen_nonblock(int fd, int flags)
+{
+	char path[32];
+
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	return open(path, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+}
+
 int pty_open(struct pty *p, uid_t uid, const char **step)
 {
 	int err;
 
 	p->term = 0;
 	p->raw = false;
-	p->slave = -1;
+	p->slave = p->master = -1;
 	p->std_mask = same_terminal();
 	p->out = p->std_mask & 2 ? 1 : p->std_mask & 4 ? 2 : 0;
+	*step = "open the terminal again";
+	p->rd = reopen_nonblock(p->term, O_RDONLY);
+	p->wr = reopen_nonblock(p->out, O_WRONLY);
+	if (p->rd < 0 || p->wr < 0)
+		goto fail;
 	*step = "posix_openpt";
 	p->master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (p->master < 0)
@@ -102,10 +119,7 @@ int pty_open(struct pty *p, uid_t uid, const char **step)
 		return 0;
 fail:
 	err = errno;
-	if (p->slave >= 0)
-		close(p->slave);
-	close(p->master);
-	p->master = p->slave = -1;
+	pty_close(p);
 	return errno = err, -1;
 }
 
@@ -150,8 +164,9 @@ void pty_raw(struct pty *p)
 		t.c_oflag = oflag;
 	t.c_cc[VMIN] = 1;
 	t.c_cc[VTIME] = 0;
-	/* TCSADRAIN: typeahead is kept, unlike TCSAFLUSH. */
-	if (tcsetattr(p->term, TCSADRAIN, &t) == 0)
+	/* TCSANOW: typeahead is kept (unlike TCSAFLUSH), and nothing waits
+	 * for output a stalled terminal may never take (TCSADRAIN). */
+	if (tcsetattr(p->term, TCSANOW, &t) == 0)
 		p->raw = true;
 }
 
@@ -162,7 +177,7 @@ void pty_restore(struct pty *p)
 	/* Only from the foreground; TTOU is ignored, so a background
 	 * tcsetattr would fail with EIO rather than stop us. */
 	if (in_foreground(p))
-		tcsetattr(p->term, TCSADRAIN, &p->saved);
+		tcsetattr(p->term, TCSANOW, &p->saved);
 	p->raw = false;
 }
 
@@ -179,4 +194,20 @@ void pty_hangup(struct pty *p)
 	if (p->master >= 0)
 		close(p->master);
 	p->master = -1;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+void pty_close(struct pty *p)
+{
+	pty_restore(p);
+	close_fd(&p->slave);
+	close_fd(&p->rd);
+	close_fd(&p->wr);
+	pty_hangup(p);
 }

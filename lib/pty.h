@@ -19,8 +19,11 @@ enum pty_mode {
 struct pty {
 	int master;             /* -1: none */
 	int slave;              /* open until the fork, in the child dup'd */
-	int term;               /* the caller's terminal (fd 0) */
+	int term;               /* the caller's terminal (fd 0): its modes */
 	int out;                /* where the master's bytes go (1, 2 or 0) */
+	int rd, wr;             /* that terminal opened again, non-blocking:
+				 * the relay's own descriptions, so no read or
+				 * write waits and the caller's flags stay */
 	unsigned std_mask;      /* bit N: fd N is the caller's terminal */
 	bool raw;               /* the caller's terminal is in raw mode */
 	struct termios saved;   /* its modes before raw mode */
@@ -56,5 +59,7 @@ void pty_sync_size(const struct pty *p);
 
 /* Close the master: the session inside gets its hangup. */
 void pty_hangup(struct pty *p);
+/* Everything closed and the caller's modes restored: on every path. */
+void pty_close(struct pty *p);
 
 #endif

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -104,6 +105,20 @@ static int proc_read(int dir, const char *name, struct proc *p)
 		return -1;
 	buf[n] = '\0';
 	return proc_parse(buf, p);
+}
+
+pid_t proc_parent(pid_t pid)
+{
+	char name[16];
+	struct proc p;
+	int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
+
+	if (dir < 0)
+		return -1;
+	snprintf(name, sizeof name, "%d", (int)pid);
+	rc = proc_read(dir, name, &p);
+	close(dir);
+	return rc < 0 ? -1 : p.ppid;
 }
 
 static int procs_add(struct procs *t, const struct proc *p)
@@ -247,7 +262,7 @@ int reaper_signal(struct reaper *r, int sig, pid_t skip_pgrp, unsigned *found)
 			continue;
 		if (proc_kill(r, p, sig) < 0)
 			err = errno;
-		else if (sig != SIGKILL && sig != SIGCONT &&
+		else if (sig != 0 && sig != SIGKILL && sig != SIGCONT &&
 			 proc_kill(r, p, SIGCONT) < 0)
 			err = errno;
 	}

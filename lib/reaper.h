@@ -34,7 +34,7 @@ void reaper_open(struct reaper *r, pid_t self, pid_t child);
 void reaper_child_signal(struct reaper *r, pid_t from, int code);
 
 /* SIG to every live descendant but the command, then CONT unless SIG is
- * KILL or CONT (a stopped one must see it).  Members of process group
+ * KILL or CONT (a stopped one must see it); SIG 0 only counts them.  Members of process group
  * SKIP_PGRP (0: none) got SIG and CONT through the group already: a
  * catchable signal is not sent twice.  *FOUND = live descendants found.
  * -1 with errno when the tree could not be walked or a kill failed (the
@@ -53,5 +53,8 @@ int reaper_kill_all(struct reaper *r, unsigned *killed);
  * dying.  Live adopted processes are left: when leash exits they are
  * re-parented to the next subreaper above it, or to init. */
 void reaper_close(struct reaper *r, bool wait_dying);
+
+/* PID's parent, read from /proc; -1 when it cannot be read. */
+pid_t proc_parent(pid_t pid);
 
 #endif

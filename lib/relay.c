@@ -3,7 +3,10 @@
 #include "relay.h"
 
 #include <errno.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "timer.h"
 
 /* In .bss: untouched until a session uses them, and no stack pages. */
 static char in_buf[4096];
@@ -15,7 +18,14 @@ void relay_init(struct relay *r, struct pty *p)
 	r->term_open = true;
 	r->paused = false;
 	r->master_eof = false;
+	r->hung_up = false;
 	r->in_off = r->in_len = 0;
+	r->out_off = r->out_len = 0;
+}
+
+static bool out_pending(const struct relay *r)
+{
+	return r->out_off < r->out_len;
 }
 
 struct pollfd relay_term_poll(const struct relay *r)
@@ -23,31 +33,40 @@ struct pollfd relay_term_poll(const struct relay *r)
 	bool want = r->term_open && !r->paused && r->in_len == r->in_off &&
 		    r->pty->master >= 0;
 
-	return (struct pollfd){ want ? r->pty->term : -1, POLLIN, 0 };
+	return (struct pollfd){ want ? r->pty->rd : -1, POLLIN, 0 };
 }
 
 struct pollfd relay_master_poll(const struct relay *r)
 {
-	short ev = POLLIN;
+	short ev = out_pending(r) ? 0 : POLLIN;
 
 	if (r->in_len > r->in_off)
 		ev |= POLLOUT;
-	return (struct pollfd){ r->master_eof ? -1 : r->pty->master, ev, 0 };
+	return (struct pollfd){ r->master_eof || !ev ? -1 : r->pty->master,
+				ev, 0 };
 }
 
-/* Blocking writes to the caller: its terminal has IXON off in raw mode,
- * so ^S cannot wedge us; a slow reader only slows the command. */
-static void write_all(int fd, const char *b, size_t n)
+struct pollfd relay_out_poll(const struct relay *r)
 {
-	while (n > 0) {
-		ssize_t k = write(fd, b, n);
+	return (struct pollfd){ out_pending(r) ? r->pty->wr : -1, POLLOUT, 0 };
+}
+
+/* As much of the pending output as the terminal takes now.  A terminal
+ * that is gone (EIO, EPIPE) takes nothing more: the rest is dropped. */
+void relay_to_term(struct relay *r)
+{
+	while (out_pending(r)) {
+		ssize_t k = write(r->pty->wr, out_buf + r->out_off,
+				  r->out_len - r->out_off);
 		if (k < 0 && errno == EINTR)
 			continue;
+		if (k < 0 && errno == EAGAIN)
+			return;         /* POLLOUT on the terminal next */
 		if (k <= 0)
-			return;
-		b += k;
-		n -= (size_t)k;
+			break;
+		r->out_off += (size_t)k;
 	}
+	r->out_off = r->out_len = 0;
 }
 
 static void push_typed(struct relay *r)
@@ -70,7 +89,7 @@ static void push_typed(struct relay *r)
 
 void relay_from_term(struct relay *r)
 {
-	ssize_t n = read(r->pty->term, in_buf, sizeof in_buf);
+	ssize_t n = read(r->pty->rd, in_buf, sizeof in_buf);
 
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return;
@@ -84,6 +103,7 @@ void relay_from_term(struct relay *r)
 		/* The caller's terminal hung up (EIO, or 0 in raw mode): the
 		 * session inside gets its hangup when the master closes. */
 		r->term_open = false;
+		r->hung_up = true;
 		pty_hangup(r->pty);
 		r->master_eof = true;
 		return;
@@ -98,13 +118,19 @@ void relay_resume(struct relay *r)
 	r->paused = false;
 }
 
-/* One read of the master: 1 data moved, 0 nothing now, -1 EIO/EOF. */
+/* One read of the master, when no output waits: 1 data moved (all or
+ * part of it now pending), 0 nothing now, -1 EIO/EOF. */
 static int pull_output(struct relay *r)
 {
-	ssize_t n = read(r->pty->master, out_buf, sizeof out_buf);
+	ssize_t n;
 
+	if (out_pending(r))
+		return 0;
+	n = read(r->pty->master, out_buf, sizeof out_buf);
 	if (n > 0) {
-		write_all(r->pty->out, out_buf, (size_t)n);
+		r->out_off = 0;
+		r->out_len = (size_t)n;
+		relay_to_term(r);
 		return 1;
 	}
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
@@ -125,18 +151,39 @@ void relay_from_master(struct relay *r, short revents)
 			;
 }
 
-void relay_drain(struct relay *r, int quiet_ms)
+static long ms_since(const struct timespec *t0)
 {
-	while (!r->master_eof && r->pty->master >= 0) {
-		struct pollfd p = { r->pty->master, POLLIN, 0 };
-		int n = poll(&p, 1, quiet_ms);
+	struct timespec now;
+
+	clock_gettime(TIMER_CLOCK, &now);
+	return (now.tv_sec - t0->tv_sec) * 1000 +
+	       (now.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+void relay_drain(struct relay *r, int quiet_ms, int max_ms)
+{
+	struct timespec t0;
+
+	clock_gettime(TIMER_CLOCK, &t0);
+	while ((!r->master_eof && r->pty->master >= 0) || out_pending(r)) {
+		struct pollfd p[2] = { relay_master_poll(r), relay_out_poll(r) };
+		long left = max_ms - ms_since(&t0);
+		int n;
+
+		if (left <= 0)
+			break;
+		n = poll(p, 2, left < quiet_ms ? (int)left : quiet_ms);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return;
+			break;
+		if (p[1].revents)
+			relay_to_term(r);
 		/* Until EIO, not EAGAIN: an old kernel may say EAGAIN while
 		 * the last bytes are still on their way through the ldisc. */
-		while (pull_output(r) > 0)
-			;
+		if (p[0].revents)
+			while (pull_output(r) > 0)
+				;
 	}
+	r->out_off = r->out_len = 0;
 }

@@ -287,6 +287,7 @@ static const char *why_name(enum tally_why w)
 	case TALLY_DEADLINE: return "deadline";
 	case TALLY_KILL_AFTER: return "kill-after";
 	case TALLY_LEFTOVERS: return "leftovers";
+	case TALLY_SESSION_END: return "session-end";
 	default: return "forwarded";
 	}
 }

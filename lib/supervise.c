@@ -24,6 +24,7 @@
 #include "signals.h"
 #include "sigign.h"
 #include "timer.h"
+#include "wake.h"
 
 /* Every signal whose default action ends a process (GNU timeout 9.11's
  * list); leash forwards them to the command instead of dying. */
@@ -126,6 +127,7 @@ struct watch {
 	bool sent_kill;
 	bool kill_armed;        /* the timer now counts the -k grace */
 	bool sent_kill_after;
+	int ended_by;           /* an end signal came: KILL after the grace */
 };
 
 static void tally_failed(struct watch *w, int sig, int err, const char *what)
@@ -252,8 +254,9 @@ static void deliver(struct watch *w, int sig, enum tally_why why)
 		procs = cgroup_count(w);
 	if (sig == SIGKILL) {
 		/* KILL to our own group would end leash before it reaps and
-		 * removes the leaf: it goes there at the end (outcome). */
-		w->sent_kill = true;
+		 * removes the leaf: it goes there at the end (outcome).  Once
+		 * the command has ended, the KILL is its leftovers' alone. */
+		w->sent_kill = !w->waiter.exited;
 		if (to != 0)
 			kill(to, sig);
 	} else {
@@ -272,26 +275,94 @@ static void deliver(struct watch *w, int sig, enum tally_why why)
 static void expire(struct watch *w)
 {
 	bool grace_over = w->kill_armed;
+	enum tally_why why = !grace_over ? TALLY_DEADLINE :
+			     w->timed_out ? TALLY_KILL_AFTER : TALLY_SESSION_END;
 
-	w->timed_out = true;
+	/* A session ended from outside is killed, not timed out. */
+	if (why != TALLY_SESSION_END)
+		w->timed_out = true;
 	if (grace_over)
 		w->sent_kill_after = true;
-	deliver(w, w->next_signal, grace_over ? TALLY_KILL_AFTER : TALLY_DEADLINE);
+	deliver(w, w->next_signal, why);
+}
+
+/* KILL at AT at the latest: the timer holds the earliest expiry. */
+static void kill_by(struct watch *w, const struct timespec *at)
+{
+	if (w->timer.armed && (w->timer.at.tv_sec < at->tv_sec ||
+			       (w->timer.at.tv_sec == at->tv_sec &&
+				w->timer.at.tv_nsec <= at->tv_nsec))) {
+		if (w->kill_armed)
+			return;
+		at = &w->timer.at;
+	}
+	w->next_signal = SIGKILL;
+	w->kill_armed = true;
+	w->kill_after = (struct timespec){ 0, 0 };
+	timer_arm_at(&w->timer, at);
+}
+
+/* The session ends from outside (an end signal, or the caller's terminal
+ * hung up): the command has the grace to end, then it is killed. */
+static void end_session(struct watch *w, int sig)
+{
+	static const char said[] = "\nSession terminated, killing shell...";
+	struct timespec at;
+
+	if (w->ended_by || duration_is_zero(&w->plan->end_grace))
+		return;
+	w->ended_by = sig;
+	if (w->plan->end_say)
+		(void)!write(2, said, sizeof said - 1);
+	clock_gettime(TIMER_CLOCK, &at);
+	timespec_add(&at, &w->plan->end_grace);
+	kill_by(w, &at);
+}
+
+/* Would a stop of ours be undone?  Only a job-control shell continues
+ * a stopped job: the first ancestor outside our group, in our session.  Else
+ * (an orphaned group) nobody would, as the kernel knows when it drops
+ * a terminal's ^Z for such a group. */
+#define SUSPEND_DRAIN_MS 20
+
+static bool stop_is_undone(void)
+{
+	pid_t pgrp = getpgrp(), up = getppid();
+
+	/* Up past the ancestors in our own group (`sh -c 'leash ...'`). */
+	for (int i = 0; i < 16 && up > 1 && getpgid(up) == pgrp; i++)
+		up = proc_parent(up);
+	return up > 1 && getsid(up) == getsid(0) && getpgid(up) != pgrp;
 }
 
 /* The command stopped inside its pty (^Z, `kill -STOP $$`), and its
  * monitor (our child) with it: give the caller its terminal back and
  * stop leash's own job, as sudo does, so the caller's shell sees a
  * stopped job; `fg` continues leash, which takes the terminal again and
- * continues the monitor, which continues the command. */
+ * continues the monitor, which continues the command.  Root keeps the
+ * upper hand meanwhile: the leaf is frozen (the target's own SIGCONT
+ * cannot run it) and a timer continues leash at the deadline, which
+ * fires on time.  A stop nobody would undo is not taken. */
 static void suspend_session(struct watch *w)
 {
+	const struct cgroup_plan *cg = &w->plan->cg;
 	struct pty *p = w->relay->pty;
+	struct wake wake = { .armed = false };
+	bool frozen;
 
-	relay_drain(w->relay, 0);
+	relay_drain(w->relay, 0, SUSPEND_DRAIN_MS);
+	if (!stop_is_undone() ||
+	    (w->timer.armed && wake_arm(&wake, &w->timer.at) < 0)) {
+		kill(w->pid, SIGCONT);
+		return;
+	}
 	pty_restore(p);
+	frozen = w->plan->tree_kill == TREE_CGROUP && cgroup_freeze(cg, true) == 0;
 	/* STOP, not TSTP: TSTP is blocked here (read from the signalfd). */
 	kill(0, SIGSTOP);
+	wake_disarm(&wake);
+	if (frozen)
+		cgroup_freeze(cg, false);
 	relay_resume(w->relay);
 	pty_raw(p);
 	pty_sync_size(p);
@@ -366,10 +437,14 @@ static void on_signal(struct watch *w, int sig, pid_t from, int code)
 	/* Ignored by the caller: dropped, as GNU's SIG_IGN drops it. */
 	if (!must_handle(sig, w->plan->term_signal) && sigign_is(sig))
 		return;
-	if (sig == SIGALRM)
+	if (sig == SIGALRM) {
 		expire(w);
-	else if (!sigismember(&w->to_group, sig))
+		return;
+	}
+	if (!sigismember(&w->to_group, sig))
 		deliver(w, sig, TALLY_FORWARDED);
+	if (sigismember(&w->plan->end_signals, sig))
+		end_session(w, sig);
 }
 
 /* Source: the signals, a batch at a time; a batch that is not full took
@@ -418,6 +493,15 @@ static void on_term_src(struct watch *w, short revents)
 {
 	(void)revents;
 	relay_from_term(w->relay);
+	/* The caller's terminal is gone: so is the session. */
+	if (w->relay->hung_up)
+		end_session(w, SIGHUP);
+}
+
+static void on_out_src(struct watch *w, short revents)
+{
+	(void)revents;
+	relay_to_term(w->relay);
 }
 
 static void on_waiter_src(struct watch *w, short revents)
@@ -431,7 +515,7 @@ static void on_master_src(struct watch *w, short revents)
 	relay_from_master(w->relay, revents);
 }
 
-#define NSOURCES 5
+#define NSOURCES 6
 
 /* The table, in order: signals first, so a deadline or a signal is
  * never starved by a busy pty. */
@@ -441,15 +525,20 @@ static int sources(const struct watch *w, struct source *s)
 
 	s[n++] = (struct source){ { w->sfd, POLLIN, 0 }, on_signals_src };
 	s[n++] = (struct source){ { w->timer.fd, POLLIN, 0 }, on_timer_src };
-	s[n++] = (struct source){ { w->waiter.fd, POLLIN, 0 }, on_waiter_src };
+	/* Once it told the exit, a pidfd stays readable: off the table. */
+	s[n++] = (struct source){ { w->waiter.exited ? -1 : w->waiter.fd,
+				    POLLIN, 0 }, on_waiter_src };
 	if (w->relay) {
 		s[n++] = (struct source){ relay_term_poll(w->relay), on_term_src };
 		s[n++] = (struct source){ relay_master_poll(w->relay), on_master_src };
+		s[n++] = (struct source){ relay_out_poll(w->relay), on_out_src };
 	}
 	return n;
 }
 
 #define SIGNAL_POLL_MS 100
+/* How often a tree left behind by the command is looked at. */
+#define LEFTOVER_POLL_MS 20
 
 static int poll_ms(const struct watch *w)
 {
@@ -459,7 +548,32 @@ static int poll_ms(const struct watch *w)
 	/* No signalfd: pending signals are looked for at every wake-up. */
 	if (w->sfd < 0 && (ms < 0 || ms > SIGNAL_POLL_MS))
 		ms = SIGNAL_POLL_MS;
+	/* The command is gone, its tree is awaited (leftovers_await_kill). */
+	if (w->waiter.exited && (ms < 0 || ms > LEFTOVER_POLL_MS))
+		ms = LEFTOVER_POLL_MS;
 	return ms;
+}
+
+/* Is anything of the command's tree alive but the command? */
+static bool tree_alive(struct watch *w)
+{
+	const struct plan *p = w->plan;
+	unsigned n = 0;
+
+	if (p->tree_kill == TREE_CGROUP)
+		return cgfs_key(p->cg.leaf_fd, "cgroup.events", "populated") == 1;
+	if (p->tree_kill == TREE_SUBREAPER)
+		return reaper_signal(&w->reaper, 0, 0, &n) == 0 && n > 0;
+	return false;
+}
+
+/* The command ended after the deadline (or an end signal), its tree has
+ * not: what is left still gets the KILL when it is due, as the command
+ * would have, and leash waits for that, not longer. */
+static bool leftovers_await_kill(struct watch *w)
+{
+	return (w->timed_out || w->ended_by) && w->kill_armed &&
+	       !w->sent_kill_after && tree_alive(w);
 }
 
 static void watch_loop(struct watch *w)
@@ -467,7 +581,7 @@ static void watch_loop(struct watch *w)
 	struct source src[NSOURCES];
 	struct pollfd pfd[NSOURCES];
 
-	while (!waiter_exited(&w->waiter)) {
+	while (!waiter_exited(&w->waiter) || leftovers_await_kill(w)) {
 		int n = sources(w, src);
 		for (int i = 0; i < n; i++)
 			pfd[i] = src[i].pfd;
@@ -484,6 +598,28 @@ static void watch_loop(struct watch *w)
 		if (w->sfd < 0)
 			on_signals(w);
 	}
+}
+
+/* The drain after the command's exit: DRAIN_QUIET_MS without a byte
+ * ends it, and it lasts DRAIN_MAX_MS at most, less once a KILL was sent
+ * (leash is gone within 100 ms of it) and never past the next expiry. */
+#define DRAIN_QUIET_MS 50
+#define DRAIN_MAX_MS 250
+#define DRAIN_KILLED_MS 50
+
+static int drain_ms(const struct watch *w)
+{
+	struct timespec now;
+	long ms;
+
+	if (w->sent_kill || w->sent_kill_after)
+		return DRAIN_KILLED_MS;
+	if (!w->timer.armed)
+		return DRAIN_MAX_MS;
+	clock_gettime(TIMER_CLOCK, &now);
+	ms = (w->timer.at.tv_sec - now.tv_sec) * 1000 +
+	     (w->timer.at.tv_nsec - now.tv_nsec) / 1000000;
+	return ms < 0 ? 0 : ms < DRAIN_MAX_MS ? (int)ms : DRAIN_MAX_MS;
 }
 
 /* --kill-leftovers without a leaf: the command has exited, what it left
@@ -554,9 +690,10 @@ int supervise(const struct plan *plan, const struct sigstate *ss,
 		fallback_take(kind == WAITER_THREAD ? FALLBACK_THREAD :
 			      FALLBACK_PIDFD, errno, "the exit is polled");
 	watch_loop(&w);
-	/* The command is gone: what it wrote last still reaches the caller. */
+	/* The command is gone: what it wrote last still reaches the caller,
+	 * within a bound that no leftover or stalled terminal can stretch. */
 	if (w.relay)
-		relay_drain(w.relay, 50);
+		relay_drain(w.relay, DRAIN_QUIET_MS, drain_ms(&w));
 	/* Still unreaped, so every descendant is still found from it. */
 	if (plan->subreaper && plan->cg.kill_leftovers)
 		kill_leftovers(&w);
@@ -576,5 +713,6 @@ int supervise(const struct plan *plan, const struct sigstate *ss,
 	out->timed_out = w.timed_out;
 	out->sent_kill = w.sent_kill;
 	out->sent_kill_after = w.sent_kill_after;
+	out->ended_by = w.ended_by;
 	return 0;
 }

@@ -35,6 +35,7 @@ struct outcome {
 	bool sent_kill;         /* KILL is due to leash's own group, as GNU's
 				 * went there and so to timeout itself */
 	bool sent_kill_after;   /* the -k KILL was sent */
+	int ended_by;           /* the end signal that ended the session, 0 */
 	struct tally tally;     /* signals sent, kills failed, leftovers */
 	/* CPU of the whole tree, set by run_plan when plan->account. */
 	long long user_us, system_us;

@@ -19,7 +19,7 @@ enum tree_kill {
 };
 
 enum tally_why { TALLY_DEADLINE, TALLY_KILL_AFTER, TALLY_FORWARDED,
-		 TALLY_LEFTOVERS };
+		 TALLY_LEFTOVERS, TALLY_SESSION_END };
 
 struct tally_sent {
 	int sig;

@@ -28,6 +28,10 @@
  *   clock           start the stopwatch (it also starts with the program)
  *   at SECS         wait until SECS after the stopwatch started
  *   sleep SECS      wait SECS
+ *   stall SECS      wait SECS without reading the screen: a terminal
+ *                   that stopped reading (its output queue fills up)
+ *   rate BYTES      from now on read the screen at BYTES a second at
+ *                   most, as a slow terminal would (0: at once again)
  *   time NAME       print NAME=SECONDS since the stopwatch started
  *   wait            wait (up to the timeout) for CMD to exit
  *   hangup          close the master: the terminal is gone, so the
@@ -69,6 +73,7 @@ static char *screen;		/* everything the program wrote */
 static size_t screen_len, screen_cap, cursor;
 static double t0, limit = 10;
 static int lineno, verbose;
+static double rate, rate_t0, rate_read;	/* the `rate` command's budget */
 
 static double now(void)
 {
@@ -187,9 +192,21 @@ static long pump(double until, const char *want, size_t n, size_t from,
 		if (r <= 0)
 			continue;
 		char b[4096];
-		ssize_t got = read(master, b, sizeof b);
-		if (got > 0)
+		size_t want_n = sizeof b;
+		if (rate > 0) {
+			double budget = rate * (now() - rate_t0) - rate_read;
+			if (budget < 1) {
+				poll(NULL, 0, 10);
+				continue;
+			}
+			if (budget < (double)want_n)
+				want_n = (size_t)budget;
+		}
+		ssize_t got = read(master, b, want_n);
+		if (got > 0) {
+			rate_read += (double)got;
 			screen_add(b, (size_t)got);
+		}
 		else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
 			/* EIO: no process holds the terminal any more. */
 			close(master);
@@ -372,6 +389,12 @@ static void run_command(char *cmd)
 		pump(t0 + number(arg), NULL, 0, 0, 0);
 	} else if (!strcmp(cmd, "sleep")) {
 		pump(now() + number(arg), NULL, 0, 0, 0);
+	} else if (!strcmp(cmd, "stall")) {
+		poll(NULL, 0, (int)(number(arg) * 1000));
+	} else if (!strcmp(cmd, "rate")) {
+		rate = number(arg);
+		rate_t0 = now();
+		rate_read = 0;
 	} else if (!strcmp(cmd, "time")) {
 		printf("%s=%.3f\n", *arg ? arg : "time", now() - t0);
 		fflush(stdout);
