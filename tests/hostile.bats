@@ -1,0 +1,230 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
+# The deadline is a guarantee (DESIGN.md, Supervision and Terminal):
+# typed at a prompt on a terminal of tests/ptyrun.c, a hostile target of
+# `leash -u` (its pty path), `-u -l`, `--pty`, `su` and `su -c` cannot
+# hold leash past its deadline plus -k, nor run on behind a stopped
+# leash, nor keep a session alive that root ended.  Each case bounds the
+# time generously (the machine may be busy), and asserts the caller's
+# terminal modes restored, no live process of the target left and no
+# cgroup leaf left.  Needs root.
+
+bats_require_minimum_version 1.5.0
+load helpers
+load pty-helpers
+load users
+load cgroup-helpers
+
+SU=$(_helpers_abs "${SU:-$TOP/build/su}")
+
+setup_file() {
+	users_setup
+	cg_tops_note
+}
+
+teardown_file() {
+	users_teardown
+	cg_tops_tidy
+}
+
+setup() {
+	common_setup
+	need_root "switching identity"
+	need_pty
+	cg_detect
+	# What a leftover of the target runs: it ignores TERM and HUP and
+	# writes to its terminal every 20 ms, for ever.
+	WRITER='(trap "" TERM HUP; while :; do echo x; sleep 0.02; done)'
+}
+
+teardown() {
+	# The test user's own processes, should a case fail half-way.
+	[[ -n ${U_UID:-} ]] && pkill -KILL -u "$U_UID" 2>/dev/null
+	common_teardown
+}
+
+# target_gone: no live process of the test user (zombies, which init
+# reaps when it gets to them, do not count), within a second.
+target_gone() {
+	local i
+	for ((i = 0; i < 40; i++)); do
+		ps -u "$U_UID" -o stat= | grep -qv '^Z' || return 0
+		sleep 0.05
+	done
+	echo "processes of the target left:" >&2
+	ps -u "$U_UID" -o pid,ppid,stat,args >&2
+	return 1
+}
+
+no_leaf() {
+	local left
+	left=$(leaves_of "$U_UID")
+	[[ -z $left ]] || { echo "leaves left: $left" >&2; return 1; }
+}
+
+# elapsed: seconds between $TMP/t0 and $TMP/t1 (date +%s.%N).
+elapsed() {
+	awk '{ t[NR] = $1 } END { printf "%.3f\n", t[2] - t[1] }' "$TMP/t0" "$TMP/t1"
+}
+
+# at_prompt WORDS...: the line that runs WORDS at the prompt, with the
+# time and the terminal's modes before and after, and st:STATUS.
+at_prompt() {
+	printf '%s' "stty -g > $TMP/before; date +%s.%N > $TMP/t0; $*; s=\$?; " \
+		"date +%s.%N > $TMP/t1; stty -g > $TMP/after; echo s''t:\$s"
+}
+
+# writer_case FORM...: a command that leaves the writer behind and
+# ignores TERM itself until the deadline: TERM at 1 s ends it (124), the
+# writer gets the KILL at 2 s and leash is gone then, terminal restored.
+writer_case() {
+	on_pty <<EOF
+line $(at_prompt "$LEASH" "$@" -t 1 -k 1 -- sh -c "'$WRITER & sleep 30'")
+timeout 15
+expect st:124
+EOF
+	echo "leash took $(elapsed) s" >&2
+	secs_lt "$(elapsed)" 3.5
+	cmp "$TMP/before" "$TMP/after"
+	target_gone
+	no_leaf
+}
+
+@test "hostile: a leftover writing to the pty for ever: -t 1 -k 1 ends all at 2 s (-u)" {
+	writer_case -u "$U_NAME"
+}
+
+@test "hostile: a leftover writing to the pty for ever: -t 1 -k 1 ends all at 2 s (-u -l)" {
+	writer_case -u "$U_NAME" -l
+}
+
+@test "hostile: a leftover writing to the pty for ever: -t 1 -k 1 ends all at 2 s (--pty, no cgroup)" {
+	writer_case --pty --cgroup=off -u "$U_NAME"
+}
+
+# stop_case FORM...: the command stops itself at once; the caller gets
+# its prompt; the target's own SIGCONT (as its user, from outside the
+# session) does not run it while leash is stopped when there is a leaf
+# (no tick between ticks: and later:); the deadline (2 s) ends it while
+# the job is still stopped, and its status is 124.
+stop_case() {
+	local ticks=$U_HOME/ticks cmd
+	: >"$ticks"
+	chmod 666 "$ticks"
+	cmd="while :; do echo t >> $ticks; sleep 0.1; done & kill -STOP \$\$; wait"
+	on_pty <<EOF
+line $(at_prompt "$LEASH" "$@" -t 2 -- sh -c "'$cmd'")
+expect Stopped
+line echo ti''cks:\$(wc -l < $ticks); setpriv --reuid=$U_UID --regid=$G_PRIM_GID --clear-groups pkill -CONT -u $U_UID; sleep 0.5; echo la''ter:\$(wc -l < $ticks)
+expect later:
+at 3.5
+line ps -u $U_UID -o stat= | grep -qv Z || echo go''ne:yes
+timeout 5
+expect gone:yes
+EOF
+	# The job ended while stopped: bash tells it at a later prompt.
+	grep -aq 'Exit 124' "$TMP/screen"
+	cmp "$TMP/before" "$TMP/after"
+	target_gone
+	no_leaf
+}
+
+@test "hostile: the target stops itself and continues itself: its leaf stays frozen, the deadline fires while leash is stopped" {
+	need_leaf
+	stop_case -u "$U_NAME"
+	[[ $(screen_value ticks) == "$(screen_value later)" ]]
+}
+
+@test "hostile: the target stops itself and continues itself (no cgroup): the deadline fires while leash is stopped" {
+	stop_case --cgroup=off -u "$U_NAME"
+}
+
+# flood_case PTYRUN-LINE: a command that floods the pty while the
+# caller's terminal does PTYRUN-LINE (stops reading, or reads slowly);
+# -t 1 -k 1 ends the run at 1 s (the flood dies of TERM) all the same.
+flood_case() {
+	on_pty <<EOF
+line $(at_prompt "$LEASH" -u "$U_NAME" -t 1 -k 1 -- sh -c "'while :; do echo xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; done'")
+$1
+timeout 30
+expect st:124
+EOF
+	echo "leash took $(elapsed) s" >&2
+	secs_lt "$(elapsed)" 2.5
+	cmp "$TMP/before" "$TMP/after"
+	target_gone
+	no_leaf
+}
+
+@test "hostile: the caller's terminal stops reading for 5 s: -t 1 still ends the run at 1 s" {
+	flood_case "stall 5"
+}
+
+@test "hostile: the caller's terminal reads 10 KB/s: -t 1 -k 1 still ends the run at 1 s" {
+	flood_case "rate 10000"
+}
+
+@test "hostile: a fork bomb within RLIMIT_NPROC: -t 1 -k 1 ends all of it" {
+	on_pty <<EOF
+line $(at_prompt "$LEASH" -u "$U_NAME" -t 1 -k 1 -- bash -c "'ulimit -u 60 || exit 9; b() { b & b; }; b 2>/dev/null'")
+timeout 20
+expect st:1
+EOF
+	# TERM (124), or KILL when the busy shell did not get to die of it.
+	[[ $(screen_value st) == 124 || $(screen_value st) == 137 ]]
+	echo "leash took $(elapsed) s" >&2
+	secs_lt "$(elapsed)" 3.5
+	cmp "$TMP/before" "$TMP/after"
+	target_gone
+	no_leaf
+}
+
+# su_killed_later SU-ARGS...: su at the prompt, TERMed 2 s on by a
+# background job of the caller's shell.
+su_killed_later() {
+	printf '%s' "(sleep 2; kill -TERM \$(pgrep -n -x su -P \$\$)) & $(at_prompt PS1="'I''N> '" "$SU" "$@")"
+}
+
+@test "hostile: su's shell ignores TERM: su kills it 2 s later and dies of TERM (143), as util-linux" {
+	on_pty <<EOF
+line $(su_killed_later "$U_NAME")
+expect IN> 
+line trap '' TERM HUP INT QUIT
+timeout 10
+expect Session terminated, killing shell...
+expect ...killed.
+expect st:143
+EOF
+	echo "su took $(elapsed) s" >&2
+	secs_lt "$(elapsed)" 5.5
+	cmp "$TMP/before" "$TMP/after"
+	target_gone
+}
+
+@test "hostile: su -c whose command ignores TERM: killed 2 s later, 143" {
+	on_pty <<EOF
+line $(su_killed_later "$U_NAME" -c "'trap \"\" TERM; while :; do sleep 0.1; done'")
+timeout 10
+expect st:143
+EOF
+	echo "su took $(elapsed) s" >&2
+	secs_lt "$(elapsed)" 5.5
+	target_gone
+}
+
+@test "hostile: su's shell exits leaving a writer on its pty: su returns at once" {
+	on_pty <<EOF
+line $(at_prompt PS1="'I''N> '" "$SU" "$U_NAME")
+expect IN> 
+line $WRITER &
+sleep 0.3
+line exit
+timeout 10
+expect st:0
+EOF
+	echo "su took $(elapsed) s" >&2
+	secs_lt "$(elapsed)" 3
+	cmp "$TMP/before" "$TMP/after"
+	# util-linux's su leaves what ignores the hangup; so does su here.
+	pkill -KILL -u "$U_UID" 2>/dev/null || true
+}
