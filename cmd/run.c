@@ -19,9 +19,12 @@
 
 #define PTY_END_GRACE_S 2
 
-/* The pty step of the story: for an interactive session of another
- * uid, a pty of its own; none to be had, a session without a terminal
- * and one warning, never the caller's terminal shared. */
+/* The pty step of the story: for a session of another uid that has a
+ * terminal, a pty of its own (interactive, or output only when standard
+ * input is not that terminal, or leash runs in the background: the
+ * target never holds a descriptor of the caller's terminal, which it
+ * could read typed lines from); none to be had, a session without a
+ * terminal and one warning, never the caller's terminal shared. */
 static void terminal_prepare(struct plan *plan, struct sigstate *ss, uid_t uid)
 {
 	static struct pty pty;
@@ -29,7 +32,7 @@ static void terminal_prepare(struct plan *plan, struct sigstate *ss, uid_t uid)
 
 	if (plan->pty_mode == PTY_NEVER || !plan->pty_candidate)
 		return;
-	if (plan->pty_mode == PTY_AUTO ? !pty_interactive() : !isatty(0))
+	if (plan->pty_mode == PTY_AUTO ? !pty_any_terminal() : !isatty(0))
 		return;
 	plan->new_session = true;
 	if (pty_open(&pty, uid, &step) < 0) {

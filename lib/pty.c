@@ -16,25 +16,27 @@
 #define TIOCGPTPEER _IO('T', 0x41)
 #endif
 
-bool pty_interactive(void)
+/* The first standard descriptor that is a terminal, or -1. */
+static int first_terminal(void)
 {
-	pid_t fg;
-
-	if (!isatty(0))
-		return false;
-	fg = tcgetpgrp(0);
-	/* tcgetpgrp fails (ENOTTY) on a terminal that is not our
-	 * controlling one. */
-	return fg > 0 && fg == getpgrp() && tcgetsid(0) == getsid(0);
+	for (int fd = 0; fd <= 2; fd++)
+		if (isatty(fd))
+			return fd;
+	return -1;
 }
 
-/* Which std fds are the same terminal as fd 0 (same device). */
-static unsigned same_terminal(void)
+bool pty_any_terminal(void)
+{
+	return first_terminal() >= 0;
+}
+
+/* Which std fds are the same terminal as TERM (same device). */
+static unsigned same_terminal(int term)
 {
 	struct stat t, s;
 	unsigned mask = 0;
 
-	if (fstat(0, &t) < 0)
+	if (fstat(term, &t) < 0)
 		return 0;
 	for (int fd = 0; fd <= 2; fd++)
 		if (fstat(fd, &s) == 0 && S_ISCHR(s.st_mode) &&
@@ -61,12 +63,18 @@ static int open_slave(int master)
 static int pty_setup(struct pty *p, uid_t uid, const char **step)
 {
 	struct winsize ws;
+	struct termios t;
 
 	*step = "tcgetattr";
 	if (tcgetattr(p->term, &p->saved) < 0)
 		return -1;
+	/* Output only (nothing typed is relayed, the caller's terminal is
+	 * never raw): that terminal processes the output, once. */
+	t = p->saved;
+	if (!(p->std_mask & 1))
+		t.c_oflag &= ~(tcflag_t)OPOST;
 	*step = "tcsetattr";
-	if (tcsetattr(p->slave, TCSANOW, &p->saved) < 0)
+	if (tcsetattr(p->slave, TCSANOW, &t) < 0)
 		return -1;
 	if (ioctl(p->term, TIOCGWINSZ, &ws) == 0)
 		ioctl(p->master, TIOCSWINSZ, &ws);
@@ -92,15 +100,20 @@ int pty_open(struct pty *p, uid_t uid, const char **step)
 {
 	int err;
 
-	p->term = 0;
 	p->raw = false;
-	p->slave = p->master = -1;
-	p->std_mask = same_terminal();
-	p->out = p->std_mask & 2 ? 1 : p->std_mask & 4 ? 2 : 0;
+	p->slave = p->master = p->rd = p->wr = -1;
+	*step = "find the terminal";
+	if ((p->term = first_terminal()) < 0) {
+		errno = ENOTTY;
+		return -1;
+	}
+	p->std_mask = same_terminal(p->term);
+	p->out = p->std_mask & 2 ? 1 : p->std_mask & 4 ? 2 : p->term;
 	*step = "open the terminal again";
-	p->rd = reopen_nonblock(p->term, O_RDONLY);
+	if (p->std_mask & 1)
+		p->rd = reopen_nonblock(0, O_RDONLY);
 	p->wr = reopen_nonblock(p->out, O_WRONLY);
-	if (p->rd < 0 || p->wr < 0)
+	if ((p->std_mask & 1 && p->rd < 0) || p->wr < 0)
 		goto fail;
 	*step = "posix_openpt";
 	p->master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
@@ -149,7 +162,7 @@ void pty_raw(struct pty *p)
 {
 	struct termios t;
 
-	if (p->raw || !in_foreground(p))
+	if (p->raw || !(p->std_mask & 1) || !in_foreground(p))
 		return;
 	/* Re-read: the modes may have changed while we were stopped. */
 	tcgetattr(p->term, &p->saved);

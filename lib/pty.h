@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
-/* pty: a pseudo-terminal of its own for an interactive session under
- * another uid, so that nothing the command does reaches the caller's
+/* pty: a pseudo-terminal of its own for a session under another uid
+ * that has a terminal, so that nothing the command does reaches the caller's
  * terminal (TIOCSTI, a stolen foreground), while job control, /dev/tty
  * and the window size work inside.  leash relays the bytes (relay.h). */
 #ifndef LEASH_PTY_H
@@ -11,7 +11,7 @@
 #include <termios.h>
 
 enum pty_mode {
-	PTY_AUTO,       /* when the session is interactive (pty_wanted) */
+	PTY_AUTO,       /* when a std fd is a terminal (pty_any_terminal) */
 	PTY_NEVER,      /* --no-pty, su -T: the caller's terminal is shared */
 	PTY_ALWAYS,     /* --pty, su -P: whenever stdin is our terminal */
 };
@@ -19,19 +19,20 @@ enum pty_mode {
 struct pty {
 	int master;             /* -1: none */
 	int slave;              /* open until the fork, in the child dup'd */
-	int term;               /* the caller's terminal (fd 0): its modes */
+	int term;               /* the caller's terminal (the first std fd
+				 * that is one): its modes and size */
 	int out;                /* where the master's bytes go (1, 2 or 0) */
 	int rd, wr;             /* that terminal opened again, non-blocking:
 				 * the relay's own descriptions, so no read or
 				 * write waits and the caller's flags stay */
-	unsigned std_mask;      /* bit N: fd N is the caller's terminal */
+	unsigned std_mask;      /* bit N: fd N is the caller's terminal; no
+				 * bit 0: output only, nothing typed relayed */
 	bool raw;               /* the caller's terminal is in raw mode */
 	struct termios saved;   /* its modes before raw mode */
 };
 
-/* Is fd 0 leash's controlling terminal, with leash's group in its
- * foreground (an interactive session)? */
-bool pty_interactive(void);
+/* Is any of fds 0-2 a terminal? */
+bool pty_any_terminal(void);
 
 /* Open a pty for UID (GID the slave's group when the tty group is not
  * known), with the caller's modes and window size.  -1 with errno and

@@ -15,7 +15,7 @@ static char out_buf[16384];
 void relay_init(struct relay *r, struct pty *p)
 {
 	r->pty = p;
-	r->term_open = true;
+	r->term_open = p->rd >= 0;
 	r->paused = false;
 	r->master_eof = false;
 	r->hung_up = false;

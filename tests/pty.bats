@@ -197,6 +197,21 @@ EOF
 	[[ $(screen_word in4) == "$out" ]]
 }
 
+@test "pty: without an interactive stdin (</dev/null, a background job) the command still never holds the caller's terminal" {
+	local f=$U_HOME/fds
+	on_pty <<EOF
+line tty > $TMP/tty; "$LEASH" -u "$U_NAME" -- sh -c 'readlink /proc/\$\$/fd/0 /proc/\$\$/fd/1 /proc/\$\$/fd/2 > $f.1' </dev/null; echo o''ne:\$?
+expect one:0
+line "$LEASH" -u "$U_NAME" -- sh -c 'readlink /proc/\$\$/fd/0 /proc/\$\$/fd/1 /proc/\$\$/fd/2 > $f.2' & wait \$!; echo t''wo:\$?
+expect two:0
+EOF
+	cat "$f.1" "$f.2" >&2
+	[[ $(wc -l <"$f.1") == 3 && $(wc -l <"$f.2") == 3 ]]
+	run grep -xF "$(cat "$TMP/tty")" "$f.1" "$f.2"
+	assert_status 1
+	[[ $(head -n 1 "$f.1") == /dev/null ]]
+}
+
 @test "pty: no pty to be had: a session without a terminal and one warning" {
 	command -v unshare >/dev/null || skip "no unshare"
 	unshare -m true 2>/dev/null || must_run_or_skip "cannot unshare a mount namespace"
