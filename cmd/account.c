@@ -12,7 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "diag.h"
+#include "duration.h"
 #include "fallback.h"
 #include "report.h"
 #include "reportfile.h"
@@ -182,6 +184,8 @@ static void where(struct report *r)
 
 	r->tree_kill = p->tree_kill;
 	r->pty = p->pty != NULL;
+	r->deadline_from = duration_is_zero(&p->deadline) ? NULL :
+			   p->deadline_inherited ? BUDGET_ENV : "option";
 	r->fallbacks = fallback_taken;
 	/* The paths outlive cgroup_release (which clears active). */
 	if (!cg->version || !cg->cpu_uid[0]) {

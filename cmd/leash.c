@@ -364,6 +364,8 @@ int leash_main(int argc, char **argv)
 	p.lead_group = !p.foreground && !p.pty_candidate;
 	/* KILL, not the -s signal: the native command gets no say. */
 	p.pdeath_signal = SIGKILL;
+	/* A leash (or timeout) the command starts keeps to our deadline. */
+	p.export_deadline = true;
 	/* The whole tree dies: a leaf, else leash as a subreaper. */
 	p.tree_kill_wanted = true;
 	native_cgroup(&p, &o);

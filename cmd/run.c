@@ -9,13 +9,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "cgfs.h"
+#include "env.h"
 #include "duration.h"
 #include "cmd.h"
 #include "diag.h"
 #include "fallback.h"
 #include "reaper.h"
 #include "sigdie.h"
+#include "timer.h"
 
 #define PTY_END_GRACE_S 2
 
@@ -218,11 +221,57 @@ static bool run_again_without_cgroup(struct plan *plan,
 	return true;
 }
 
+/* The deadline step of the story: -t's, or the caller's LEASH_DEADLINE
+ * when that comes first (a budget that nests), and, native, the one that
+ * rules handed on to the command.  A value that cannot be trusted is
+ * ignored, with one warning. */
+static int deadline_prepare(struct plan *plan)
+{
+	const char *v = getenv(BUDGET_ENV);
+	struct timespec inherited;
+	char buf[BUDGET_SIZE];
+
+	plan->deadline = (struct timespec){ 0, 0 };
+	if (!duration_is_zero(&plan->duration)) {
+		plan->deadline = cmd_started;
+		timespec_add(&plan->deadline, &plan->duration);
+	}
+	switch (v ? budget_parse(v, &inherited) : BUDGET_OK) {
+	case BUDGET_MALFORMED:
+		diag_warn("ignoring %s %s: not SECONDS.NANOSECONDS@BOOT_ID",
+			  BUDGET_ENV, diag_quote(v));
+		break;
+	case BUDGET_OTHER_BOOT:
+		diag_warn("ignoring %s %s: not from this boot", BUDGET_ENV,
+			  diag_quote(v));
+		break;
+	case BUDGET_OK:
+		if (v && (duration_is_zero(&plan->deadline) ||
+			  timespec_before(&inherited, &plan->deadline))) {
+			plan->deadline = inherited;
+			plan->deadline_inherited = true;
+		}
+	}
+	if (plan->verbose && plan->deadline_inherited)
+		diag_warn("the deadline is the caller's (%s)", BUDGET_ENV);
+	if (!plan->export_deadline || duration_is_zero(&plan->deadline) ||
+	    budget_format(&plan->deadline, buf, sizeof buf) < 0)
+		return 0;
+	return plan->envp ? env_set(&plan->envp, BUDGET_ENV, buf)
+			  : setenv(BUDGET_ENV, buf, 1);
+}
+
 int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err)
 {
 	struct sigstate ss;
 	bool kill_leftovers = plan->cg.kill_leftovers;
-	int rc = run_once(plan, out, err, &ss);
+	int rc;
+
+	if (deadline_prepare(plan) < 0) {
+		diag_warn_errno(errno, "cannot pass the deadline on");
+		return -1;
+	}
+	rc = run_once(plan, out, err, &ss);
 
 	if (rc == 0 && run_again_without_cgroup(plan, out, err, &ss)) {
 		plan->cg.kill_leftovers = kill_leftovers;

@@ -478,6 +478,8 @@ int report_format(const struct report *r, struct jbuf *b)
 	jb_str(b, report_tree_name(r->tree_kill));
 	jb_key(b, &first, "pty");
 	jb_put(b, r->pty ? "true" : "false", r->pty ? 4 : 5);
+	jb_key(b, &first, "deadline_from");
+	jb_str(b, r->deadline_from);
 	jb_key(b, &first, "fallbacks");
 	put_fallbacks(b, r->fallbacks);
 	put_fate(b, &first, r);

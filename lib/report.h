@@ -63,6 +63,7 @@ struct report {
 	const char *cg_reason;
 	enum tree_kill tree_kill;
 	bool pty;
+	const char *deadline_from;  /* "option", "LEASH_DEADLINE" or NULL */
 	unsigned fallbacks;     /* enum fallback bits: listed by name */
 	/* What happened. */
 	enum report_result result;

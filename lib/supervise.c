@@ -289,9 +289,7 @@ static void expire(struct watch *w)
 /* KILL at AT at the latest: the timer holds the earliest expiry. */
 static void kill_by(struct watch *w, const struct timespec *at)
 {
-	if (w->timer.armed && (w->timer.at.tv_sec < at->tv_sec ||
-			       (w->timer.at.tv_sec == at->tv_sec &&
-				w->timer.at.tv_nsec <= at->tv_nsec))) {
+	if (w->timer.armed && !timespec_before(at, &w->timer.at)) {
 		if (w->kill_armed)
 			return;
 		at = &w->timer.at;
@@ -660,11 +658,8 @@ static void watch_open(struct watch *w, const struct sigstate *ss)
 	}
 	if (timer_open(&w->timer) < 0)
 		fallback_take(FALLBACK_TIMERFD, errno, "the deadline polls the clock");
-	if (!duration_is_zero(&p->duration)) {
-		struct timespec at = p->started;
-		timespec_add(&at, &p->duration);
-		timer_arm_at(&w->timer, &at);
-	}
+	if (!duration_is_zero(&p->deadline))
+		timer_arm_at(&w->timer, &p->deadline);
 }
 
 int supervise(const struct plan *plan, const struct sigstate *ss,

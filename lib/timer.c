@@ -141,3 +141,9 @@ void timer_close(struct timer *t)
 		close(t->fd);
 	t->fd = -1;
 }
+
+bool timespec_before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec ||
+	       (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}

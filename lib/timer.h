@@ -41,6 +41,9 @@ void timer_close(struct timer *t);
 /* T + D, saturating: a clamped "forever" duration must not wrap. */
 void timespec_add(struct timespec *t, const struct timespec *d);
 
+/* Is A earlier than B? */
+bool timespec_before(const struct timespec *a, const struct timespec *b);
+
 /* The time since ORIGIN (TIMER_CLOCK), or zero if ORIGIN is later. */
 struct timespec timespec_since(const struct timespec *origin);
 

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: ISC */
+/* budget: a command's deadline as an absolute time, passed down the
+ * process tree in LEASH_DEADLINE, so that a nested leash (or timeout)
+ * keeps to the earlier of its own deadline and its caller's.
+ *
+ * The value is SECONDS.NANOSECONDS@BOOT_ID: a time on CLOCK_BOOTTIME
+ * (the clock of the deadline: real time since boot, suspend included)
+ * and the kernel's boot id, /proc/sys/kernel/random/boot_id, so that a
+ * value kept across a reboot is known for what it is. */
+#ifndef LEASH_BUDGET_H
+#define LEASH_BUDGET_H
+
+#include <stddef.h>
+#include <time.h>
+
+#define BUDGET_ENV "LEASH_DEADLINE"
+
+enum budget_read {
+	BUDGET_OK,
+	BUDGET_MALFORMED,       /* not SECONDS.NANOSECONDS@BOOT_ID */
+	BUDGET_OTHER_BOOT,      /* from another boot, or ours is unknown */
+};
+
+/* VALUE (not NULL) as an absolute deadline into *AT. */
+enum budget_read budget_parse(const char *value, struct timespec *at);
+
+/* AT as a value into BUF (SIZE >= BUDGET_SIZE): 0, or -1 with errno when
+ * the boot id cannot be read (no /proc). */
+#define BUDGET_SIZE 64
+int budget_format(const struct timespec *at, char *buf, size_t size);
+
+#endif

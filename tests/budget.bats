@@ -1,0 +1,98 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
+# Budgets that nest (DESIGN.md, Budgets and limits): leash passes its
+# command's absolute deadline on in LEASH_DEADLINE; a nested leash, or
+# leash as timeout, keeps to the earlier of its own and the inherited
+# one.  The timeout personality adds nothing to the environment (GNU's
+# contract): those two tests also run in host mode against GNU timeout.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+# deadline_in SECS: a LEASH_DEADLINE value SECS from now.
+deadline_in() {
+	local up rest
+	read -r up rest </proc/uptime
+	awk -v u="$up" -v s="$1" 'BEGIN { printf "%.9f", u + s }'
+	printf '@%s\n' "$(cat /proc/sys/kernel/random/boot_id)"
+}
+
+# secs CMD...: run CMD, status in $status, wall seconds in $SECS.
+secs() {
+	local t0 t1
+	t0=$(now_us)
+	run "$@"
+	t1=$(now_us)
+	SECS=$(awk -v d=$((t1 - t0)) 'BEGIN { printf "%.3f", d / 1e6 }')
+	echo "status $status after $SECS s" >&2
+}
+
+@test "budget: leash -t gives its command LEASH_DEADLINE, SECONDS.NANOSECONDS@BOOT_ID, the deadline on the boot clock" {
+	host_mode && skip "leash's own"
+	local up rest
+	read -r up rest </proc/uptime
+	run "$LEASH" -t 5 -- sh -c 'echo "$LEASH_DEADLINE"'
+	assert_status 0
+	[[ $output =~ ^([0-9]+\.[0-9]{9})@(.*)$ ]]
+	[[ ${BASH_REMATCH[2]} == "$(cat /proc/sys/kernel/random/boot_id)" ]]
+	awk -v d="${BASH_REMATCH[1]}" -v u="$up" 'BEGIN { exit !(d > u + 4.5 && d < u + 6) }'
+	# No deadline: nothing passed on.
+	run env -u LEASH_DEADLINE "$LEASH" -- sh -c 'echo "${LEASH_DEADLINE-unset}"'
+	assert_output unset
+}
+
+@test "budget: timeout passes the environment as it is: it adds no LEASH_DEADLINE (GNU)" {
+	run env -u LEASH_DEADLINE timeout 5 sh -c 'echo "${LEASH_DEADLINE-unset}"'
+	assert_status 0
+	assert_output unset
+	local far
+	far=$(deadline_in 100)
+	run env LEASH_DEADLINE="$far" timeout 5 sh -c 'echo "$LEASH_DEADLINE"'
+	assert_output "$far"
+}
+
+@test "budget: an inherited deadline that comes first rules: timeout 10 ends at 1 s, 124" {
+	host_mode && skip "GNU timeout knows no LEASH_DEADLINE"
+	secs env LEASH_DEADLINE="$(deadline_in 1)" timeout 10 sleep 5
+	assert_status 124
+	awk -v s="$SECS" 'BEGIN { exit !(s >= 0.9 && s < 3) }'
+}
+
+@test "budget: nested leash: the inner -t 10 keeps to the outer -t 1, and says so (-v, report)" {
+	host_mode && skip "leash's own"
+	command -v jq >/dev/null || must_run_or_skip "no jq (build-aux/deps.sh check installs it)"
+	# The outer's own signal (USR1, to the inner leash alone) is one the
+	# command ignores: only the inner's keeping to the outer deadline
+	# ends it at 1 s.
+	secs "$LEASH" -t 1 -s USR1 --foreground -- "$LEASH" -v -t 10 \
+		--report="$TMP/inner" -- sh -c 'trap "" USR1; exec sleep 5'
+	assert_status 124
+	awk -v s="$SECS" 'BEGIN { exit !(s < 3) }'
+	[[ $(jq -r .deadline_from "$TMP/inner") == LEASH_DEADLINE ]]
+	[[ $(jq -r .result "$TMP/inner") == timeout ]]
+	grep -q "the deadline is the caller's (LEASH_DEADLINE)" <<<"$output"
+}
+
+@test "budget: the own deadline rules when it comes first; the inherited one is passed on only as the earlier" {
+	host_mode && skip "GNU timeout knows no LEASH_DEADLINE"
+	secs env LEASH_DEADLINE="$(deadline_in 100)" timeout 1 sleep 5
+	assert_status 124
+	awk -v s="$SECS" 'BEGIN { exit !(s < 3) }'
+	local far
+	far=$(deadline_in 100)
+	run env LEASH_DEADLINE="$far" "$LEASH" -t 2 -- sh -c 'echo "$LEASH_DEADLINE"'
+	[[ $output != "$far" && $output == *@* ]]
+	run env LEASH_DEADLINE="$far" "$LEASH" -- sh -c 'echo "$LEASH_DEADLINE"'
+	assert_output "$far"
+}
+
+@test "budget: a malformed or foreign LEASH_DEADLINE is ignored with one warning" {
+	host_mode && skip "GNU timeout knows no LEASH_DEADLINE"
+	run env LEASH_DEADLINE=1.5 timeout 5 true
+	assert_status 0
+	assert_output "timeout: ignoring LEASH_DEADLINE '1.5': not SECONDS.NANOSECONDS@BOOT_ID"
+	local other=00000000-0000-0000-0000-000000000000
+	secs env LEASH_DEADLINE="1.000000000@$other" "$LEASH" -- sleep 0.2
+	assert_status 0
+	assert_output "leash: ignoring LEASH_DEADLINE '1.000000000@$other': not from this boot"
+}
