@@ -228,3 +228,25 @@ EOF
 	# util-linux's su leaves what ignores the hangup; so does su here.
 	pkill -KILL -u "$U_UID" 2>/dev/null || true
 }
+
+@test "hostile: the caller's shell dies while the job is stopped: the orphaned leash kills what ignores HUP 2 s later and exits" {
+	local cmd='trap "" HUP; kill -STOP $$; while :; do sleep 0.1; done'
+	# An inner shell with job control runs leash and is killed (KILL:
+	# it cannot pass a hangup on); leash's stopped group is orphaned, so
+	# the kernel sends it HUP and CONT.
+	on_pty <<EOF
+line (sleep 2; pkill -KILL -f ^inner-$MARK) & (exec -a inner-$MARK bash --norc --noprofile --noediting -i)
+expect $PROMPT
+line "$LEASH" -u "$U_NAME" -- sh -c '$cmd'
+expect Stopped
+timeout 10
+expect Killed
+EOF
+	local i
+	for ((i = 0; i < 100; i++)); do
+		ps -u "$U_UID" -o stat= | grep -qv '^Z' || break
+		sleep 0.05
+	done
+	target_gone
+	no_leaf
+}
