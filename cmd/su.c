@@ -323,8 +323,8 @@ static int su_run(struct plan *p)
 }
 
 /* util-linux su catches TERM, and INT and QUIT unless the command runs
- * in the caller's session (--session-command): it passes TERM on, kills
- * the shell 2 s later and dies of the signal it caught.  Android's su
+ * in the caller's session (--session-command): it sends the shell TERM,
+ * kills it 2 s later and dies of the signal it caught.  Android's su
  * execs its command and has nothing to say. */
 static void su_end_signals(struct plan *p, bool session_command)
 {
@@ -336,6 +336,7 @@ static void su_end_signals(struct plan *p, bool session_command)
 	}
 	p->end_grace = (struct timespec){ 2, 0 };
 	p->end_say = true;
+	p->end_forward = SIGTERM;
 }
 
 /* Help, version or su's usage error, after the -g/-G given before. */

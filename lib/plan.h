@@ -70,10 +70,12 @@ struct plan {
 	/* A session ended from outside: the signals in END_SIGNALS (a pty
 	 * session's HUP; su's TERM, INT, QUIT) are forwarded as any other,
 	 * then, if the command has not ended within END_GRACE, it is killed
-	 * (util-linux su's 2 s); END_SAY prints su's two lines about it. */
+	 * (util-linux su's 2 s); END_SAY prints su's two lines about it;
+	 * END_FORWARD is what they are passed on as (0: themselves). */
 	sigset_t end_signals;
 	struct timespec end_grace;
 	bool end_say;
+	int end_forward;
 
 	/* A signal death of the command: true -> exit 128+N (su), false ->
 	 * re-raise it on ourselves with core dumps off (timeout, leash). */

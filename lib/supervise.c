@@ -439,10 +439,14 @@ static void on_signal(struct watch *w, int sig, pid_t from, int code)
 		expire(w);
 		return;
 	}
-	if (!sigismember(&w->to_group, sig))
-		deliver(w, sig, TALLY_FORWARDED);
-	if (sigismember(&w->plan->end_signals, sig))
+	if (sigismember(&w->plan->end_signals, sig)) {
+		/* util-linux su passes TERM on, whichever signal it caught. */
+		deliver(w, w->plan->end_forward ? w->plan->end_forward : sig,
+			TALLY_FORWARDED);
 		end_session(w, sig);
+	} else if (!sigismember(&w->to_group, sig)) {
+		deliver(w, sig, TALLY_FORWARDED);
+	}
 }
 
 /* Source: the signals, a batch at a time; a batch that is not full took

@@ -179,10 +179,10 @@ EOF
 	no_leaf
 }
 
-# su_killed_later SU-ARGS...: su at the prompt, TERMed 2 s on by a
-# background job of the caller's shell.
+# su_killed_later SU-ARGS...: su at the prompt, sent ${SIG:-TERM} 2 s on
+# by a background job of the caller's shell.
 su_killed_later() {
-	printf '%s' "(sleep 2; kill -TERM \$(pgrep -n -x su -P \$\$)) & $(at_prompt PS1="'I''N> '" "$SU" "$@")"
+	printf '%s' "(sleep 2; kill -${SIG:-TERM} \$(pgrep -n -x su -P \$\$)) & $(at_prompt PS1="'I''N> '" "$SU" "$@")"
 }
 
 @test "hostile: su's shell ignores TERM: su kills it 2 s later and dies of TERM (143), as util-linux" {
@@ -209,6 +209,20 @@ expect st:143
 EOF
 	echo "su took $(elapsed) s" >&2
 	secs_lt "$(elapsed)" 5.5
+	target_gone
+}
+
+@test "hostile: su -c sent INT: its command gets TERM (as util-linux's), su dies of INT (130)" {
+	local f=$U_HOME/traps
+	printf '%s\n' "trap 'echo got-term; exit 3' TERM" "trap 'echo got-int; exit 4' INT" \
+		'while :; do sleep 0.1; done' >"$f"
+	# dash reports the status: bash would take the INT death for its own.
+	on_pty <<EOF
+line (sleep 2; kill -INT \$(pgrep -n -x su)) & sh -c '"$SU" "$U_NAME" -c "exec sh $f"; echo s''t:\$?'
+timeout 10
+expect got-term
+expect st:130
+EOF
 	target_gone
 }
 
