@@ -39,7 +39,11 @@ void account_report_file(const char *path)
 {
 	if (ac.reporting)
 		reportfile_abort(&ac.file);
-	if (reportfile_open(&ac.file, path) < 0)
+	if (reportfile_open(&ac.file, path) < 0 && ac.file.shared)
+		diag_die(EXIT_CANCELED, "cannot write report to %s: others may "
+			 "write its directory (use one of your own, or "
+			 "--report-fd)", diag_quote(path));
+	else if (ac.file.fd < 0)
 		diag_die_errno(EXIT_CANCELED, errno, "cannot write report to %s",
 			       diag_quote(path));
 	ac.reporting = true;

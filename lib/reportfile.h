@@ -1,33 +1,46 @@
 /* SPDX-License-Identifier: ISC */
-/* reportfile: where the report goes.  A file is written whole to a
- * temporary file beside it, made when the option is read (so a path
- * leash cannot write fails before the command starts), and put in its
- * place at the end (swapped with the old file, which is removed, or
- * renamed): a reader sees the old file or the whole new one.  A
- * descriptor is checked at once and written with one loop at the end. */
+/* reportfile: where the report goes, decided when the option is read (so
+ * a path leash cannot or may not write fails before the command starts).
+ * A regular file, or no file yet, is written whole to a private
+ * temporary beside it and put in its place at the end (swapped with the
+ * old file, which is removed, or renamed): a reader sees the old file or
+ * the whole new one.  Anything else (a device, a FIFO, /dev/stdout,
+ * /dev/fd/N, a link to one of them) is opened now and written in place,
+ * never replaced.  A path whose directory others may write is refused:
+ * what they put there could take the report's place.  A descriptor is
+ * checked at once and written with one loop at the end. */
 #ifndef LEASH_REPORTFILE_H
 #define LEASH_REPORTFILE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct reportfile {
 	int fd;                 /* -1: no report */
-	const char *path;       /* the final name, NULL for a descriptor */
-	char *tmp;              /* the temporary beside it */
+	const char *path;       /* the name given, NULL for --report-fd */
+	int dir;                /* O_PATH of PATH's directory, or -1 */
+	const char *base;       /* PATH's last component, in DIR */
+	char *tmp;              /* the temporary in DIR; NULL: in place */
+	mode_t mode;            /* the complete file's: 0666 less the umask */
+	bool own_fd;            /* FD is ours to close when done */
+	bool shared;            /* refused: others may write PATH's directory */
 };
 
-/* --report=PATH: make PATH.XXXXXX beside it.  -1 with errno (EISDIR
- * when PATH is a directory). */
+/* --report=PATH, as above.  -1 with errno: EISDIR for a directory,
+ * EPERM with SHARED set for a directory someone other than root and
+ * leash's own user may write (its owner, a group or other write bit;
+ * a group write bit of root's group or leash's own does not count). */
 int reportfile_open(struct reportfile *f, const char *path);
 
 /* --report-fd=FD: FD must be open for writing; above 2 it is made
  * close-on-exec, so the command does not get it.  -1 with errno. */
 int reportfile_use_fd(struct reportfile *f, int fd);
 
-/* Write BUF[0..N), then (for a file) put the temporary in the final
- * name's place; on failure the temporary is removed and the final name
- * left as it was.  -1 with errno (ENOSPC ...).  Once only. */
+/* Write BUF[0..N), then (for a file) give the temporary its final mode
+ * and put it in the final name's place; on failure the temporary is
+ * removed and the final name left as it was.  -1 with errno (ENOSPC
+ * ...).  Once only. */
 int reportfile_commit(struct reportfile *f, const char *buf, size_t n);
 
 /* Remove the temporary without writing (nothing to report). */

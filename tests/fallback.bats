@@ -31,10 +31,13 @@ setup() {
 	command -v jq >/dev/null || must_run_or_skip "no jq (build-aux/deps.sh check installs it)"
 	cg_detect
 	cg_uids
-	# Reports and escapee files, written by every user.
+	# Escapee files, written by every user; the reports in a directory
+	# of leash's user (one others may write is refused).
 	OPEN=$(mktemp -d /tmp/leash_t.XXXXXX)
 	chmod 1777 "$OPEN"
-	R=$OPEN/report.json
+	mkdir -m 755 "$OPEN/root" "$OPEN/nobody"
+	chown 65534 "$OPEN/nobody" 2>/dev/null || true
+	R=$OPEN/root/report.json
 	UID0_MADE=()
 	# The world-readable copies (setup_suite's) come first on PATH.
 	PATH=${PROBE%/*}:$PATH
@@ -82,8 +85,11 @@ errtext() {
 denied() {
 	local err=$1 calls=$2 who=$3 pre=()
 	shift 3
-	[[ $who == nobody ]] &&
+	R=$OPEN/root/report.json
+	if [[ $who == nobody ]]; then
 		pre=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --)
+		R=$OPEN/nobody/report.json
+	fi
 	rm -f "$OPEN/esc" "$R"
 	BOUND=20 run --separate-stderr bounded "$NOSYS" -e "$err" "$calls" -- \
 		"${pre[@]}" "$LEASH" -v --report="$R" "$@" sh "$MARK" "$OPEN/esc"

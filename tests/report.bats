@@ -233,6 +233,114 @@ assert_keys() {
 	[ "$(ls "$TMP")" = report.json ]
 }
 
+@test "report: the temporary is mode 0600 until the report is complete, whatever the umask" {
+	# The command looks at the temporary while leash runs it.
+	run bash -c 'umask 0; exec "$LEASH" --report="$1" -- sh -c "stat -c %a \"\$1\".??????" sh "$1"' bash "$R"
+	assert_status 0
+	assert_output 600
+	# Complete, it has the mode a shell's > gives.
+	[ "$(stat -c %a "$R")" = 666 ]
+	[ "$(ls "$TMP")" = report.json ]
+}
+
+@test "report: not a regular file (a device, a FIFO, /dev/fd/N, a link to a descriptor): written in place, never replaced" {
+	# A descriptor by name: the report goes to the file behind it,
+	# after what the command wrote there.
+	run bash -c 'exec "$LEASH" --report=/dev/fd/5 -- echo out 5>"$1"' bash "$TMP/fd5"
+	assert_status 0
+	assert_output out
+	R=$TMP/fd5 assert_jq .result exited
+	# A link to a descriptor (a name for /dev/stdout): the link stays.
+	ln -s /dev/stdout "$TMP/to-stdout"
+	run "$LEASH" --report="$TMP/to-stdout" -- echo out
+	assert_status 0
+	[ "${lines[0]}" = out ]
+	jq -e '.argv == ["echo","out"]' <<<"${lines[1]}"
+	[ -L "$TMP/to-stdout" ]
+	# A FIFO: opened for its reader, written, still a FIFO.
+	mkfifo "$TMP/fifo"
+	cat "$TMP/fifo" >"$TMP/from-fifo" &
+	local reader=$!
+	run "$LEASH" --report="$TMP/fifo" -- true
+	assert_status 0
+	wait "$reader"
+	[ -p "$TMP/fifo" ]
+	R=$TMP/from-fifo assert_jq .result exited
+	# The null device, for a caller who may not write its directory.
+	run as_nobody "$LEASH" --report=/dev/null -- true
+	assert_status 0
+	[ -c /dev/null ]
+	# A device node of one's own (as root: mknod).
+	if [[ $(id -u) == 0 ]]; then
+		mknod -m 666 "$TMP/null" c 1 3
+		run "$LEASH" --report="$TMP/null" -- true
+		assert_status 0
+		[ -c "$TMP/null" ]
+	fi
+	[ -z "$(ls "$TMP" | grep -v -x -e fd5 -e to-stdout -e fifo -e from-fifo -e null)" ]
+}
+
+@test "report: /dev/null, /dev/stdout and /dev/stderr as root: written in place, the device and the links stay (a private /dev)" {
+	need_root "a private mount namespace"
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	# A /dev of the test's own, so that a leash that replaced them
+	# harms nothing outside.
+	run unshare -m --propagation private -- bash -c '
+		mount -t tmpfs -o mode=755 leash-test-dev /dev || exit 99
+		ln -s /proc/self/fd /dev/fd && ln -s fd/1 /dev/stdout &&
+		ln -s fd/2 /dev/stderr && mknod -m 666 /dev/null c 1 3 || exit 98
+		"$LEASH" --report=/dev/null -- true || exit 1
+		"$LEASH" --report=/dev/stdout -- echo out >"$1" || exit 2
+		"$LEASH" --report=/dev/stderr -- true 2>"$2" || exit 3
+		[ -c /dev/null ] && [ -L /dev/stdout ] && [ -L /dev/stderr ] || exit 4
+		[ -z "$(ls /dev | grep -v -x -e fd -e stdout -e stderr -e null)" ] || exit 5
+		echo /dev unchanged' bash "$TMP/out" "$TMP/err"
+	[[ $status != 99 && $status != 98 ]] || skip "cannot make a private /dev here"
+	assert_status 0
+	assert_output "/dev unchanged"
+	[ "$(head -n 1 "$TMP/out")" = out ]
+	sed -n 2p "$TMP/out" >"$TMP/out.json"
+	R=$TMP/out.json assert_jq .result exited
+	R=$TMP/err assert_jq .result exited
+}
+
+@test "report: a path in a directory others may write is refused before the command starts: 125, one line" {
+	local d dirs=(sticky other-owner)
+	mkdir "$TMP/sticky" "$TMP/other-owner" "$TMP/group-writable"
+	chmod 1777 "$TMP/sticky"
+	# Another owner (root gives it away), else a write bit for all.
+	chown 65534 "$TMP/other-owner" 2>/dev/null || chmod 777 "$TMP/other-owner"
+	# A group write bit, for a group that is neither root's nor
+	# leash's own (root: nogroup; others: one of their other groups).
+	chmod 775 "$TMP/group-writable"
+	if chgrp 65534 "$TMP/group-writable" 2>/dev/null ||
+	   chgrp "$(id -G | tr ' ' '\n' | grep -v -x -e 0 -e "$(id -g)" | head -n 1)" "$TMP/group-writable" 2>/dev/null; then
+		dirs+=(group-writable)
+	fi
+	for d in "${dirs[@]}"; do
+		run "$LEASH" --report="$TMP/$d/r.json" -- touch "$TMP/ran"
+		assert_status 125
+		assert_output "leash: cannot write report to '$TMP/$d/r.json': others may write its directory (use one of your own, or --report-fd)"
+		[ ! -e "$TMP/ran" ]
+		[ -z "$(ls -A "$TMP/$d")" ]
+	done
+	# Where the target of -u may write, what it plants at the path (a
+	# directory) made leash fail after the command ran: now nothing
+	# runs.
+	if [[ $(id -u) == 0 ]]; then
+		run "$LEASH" --report="$TMP/sticky/r.json" -u nobody -- mkdir "$TMP/sticky/r.json"
+		assert_status 125
+		[ ! -e "$TMP/sticky/r.json" ]
+	fi
+	# A directory of one's own, group-writable for leash's own group:
+	# written.
+	mkdir "$TMP/mine"
+	chmod 775 "$TMP/mine"
+	run "$LEASH" --report="$TMP/mine/r.json" -- true
+	assert_status 0
+	R=$TMP/mine/r.json assert_jq .result exited
+}
+
 @test "report: a full disk: the message names the command's status, exit 125" {
 	run bash -c 'exec "$LEASH" --report-fd=5 -- sh -c "exit 3" 5>/dev/full'
 	assert_status 125
@@ -354,8 +462,9 @@ assert_keys() {
 
 @test "report: as a non-root caller too (tree kill by the subreaper)" {
 	[[ $(id -u) == 0 ]] || skip "runs leash as nobody from root"
+	# A directory of its own: one others may write is refused.
 	OPEN=$(mktemp -d /tmp/leash_t.XXXXXX)
-	chmod 1777 "$OPEN"
+	chown 65534:65534 "$OPEN"
 	R=$OPEN/r.json
 	run as_nobody "$LEASH" --report="$R" -t 0.3 -- sh -c 'setsid sleep 10 & sleep 10'
 	assert_status 124
