@@ -342,6 +342,10 @@ int leash_main(int argc, char **argv)
 	leash_parsed(leash_parse(argc, argv, getenv("LEASH_CGROUP_ROOT"),
 				 &p, &o, &e), &o, &e);
 	account_plan(&p, NULL);
+	/* The command as given is known now: a failed lookup's report
+	 * names it too (-l's shell waits for the user's entry). */
+	if (*o.rest)
+		p.argv = o.rest;
 	native_resolve(&p, &o);
 	const char *bad;
 	if (ident_check_caps(&p.id, &bad) < 0)

@@ -155,6 +155,11 @@ assert_keys() {
 	assert_jq .result failed
 	assert_jq .exit_status 125
 	assert_jq .error "cannot resolve user 'no-such-user-$MARK': no such user$(nss_hint passwd)"
+	# The command was given: the report names it.
+	assert_jq '.argv == ["true"]' true
+	# -l without a command: the shell is the user's, unknown.
+	run "$LEASH" --report="$R" -l -u no-such-user-$MARK
+	assert_status 125
 	assert_jq .argv null
 	# A usage error after the option.
 	run "$LEASH" --report="$R" -t 1x -- true
