@@ -191,7 +191,16 @@ static void where(struct report *r)
 	r->deadline_from = duration_is_zero(&p->deadline) ? NULL :
 			   p->deadline_inherited ? BUDGET_ENV : "option";
 	r->fallbacks = fallback_taken;
-	/* The paths outlive cgroup_release (which clears active). */
+	/* The paths outlive cgroup_release (which clears active); NULL
+	 * when cgroup_prepare never ran (off), "" when no group came of
+	 * it.  A tracking leaf alone (--cgroup=track, no cpu controller)
+	 * is cgroup2's, under its uid group there. */
+	if (!cg->version && cg->leaf && cg->leaf[0]) {
+		r->cg_hierarchy = "v2";
+		r->cg_path = cg->leaf_uid;
+		r->cg_leaf = cg->leaf;
+		return;
+	}
 	if (!cg->version || !cg->cpu_uid[0]) {
 		r->cg_reason = ac.why && *ac.why ? ac.why : "none";
 		return;
@@ -199,7 +208,7 @@ static void where(struct report *r)
 	r->cg_hierarchy = cg->version == 1 ? "v1" : "v2";
 	r->cg_path = cg->cpu_uid;
 	r->cg_leaf = cg->leaf[0] ? cg->leaf : NULL;
-	r->cg_created = cg->created;
+	r->cg_uid_group = cg->created ? "created" : "joined";
 	r->cg_weight = cg->weight;
 }
 

@@ -350,7 +350,7 @@ static void put_cgroup(struct jbuf *b, const struct report *r)
 	jb_key(b, &first, "leaf");
 	jb_str(b, r->cg_leaf);
 	jb_key(b, &first, "uid_group");
-	jb_str(b, r->cg_created ? "created" : "joined");
+	jb_str(b, r->cg_uid_group);
 	jb_key(b, &first, "weight");
 	if (r->cg_weight)
 		jb_uint(b, r->cg_weight);

@@ -58,7 +58,8 @@ struct report {
 	const char *cg_hierarchy;
 	const char *cg_path;    /* the uid group */
 	const char *cg_leaf;    /* the launch's leaf, or NULL */
-	bool cg_created;
+	const char *cg_uid_group;  /* the cpu uid group "created" or "joined";
+				    * NULL: a tracking leaf only */
 	unsigned cg_weight;     /* 0: not set by this run */
 	const char *cg_reason;
 	enum tree_kill tree_kill;

@@ -184,11 +184,19 @@ static void to_group(struct watch *w, pid_t to, int sig)
 	kill(to, sig);
 }
 
-/* How many processes the leaf holds, the command included. */
-static unsigned cgroup_count(const struct watch *w)
+/* The leaf held still (cgroup2's freezer: nobody forks or exits) while
+ * a signal goes out, its members counted before any of it is sent: the
+ * signal reaches exactly them, the command included, even one that
+ * dies of it at once.  *HELD: to thaw after; without a freezer (before
+ * 5.2) the count is taken all the same, just before the sending. */
+static unsigned cgroup_hold(const struct watch *w, bool *held)
 {
-	int n = cgfs_each_pid(w->plan->cg.leaf_fd, NULL, NULL);
+	int leaf = w->plan->cg.leaf_fd, n;
 
+	*held = cgfs_write(leaf, "cgroup.freeze", "1") == 0;
+	if (*held)
+		cgfs_wait_event(leaf, "frozen", 1, 100);
+	n = cgfs_each_pid(leaf, NULL, NULL);
 	return n > 1 ? (unsigned)n : 1;
 }
 
@@ -228,6 +236,7 @@ static void deliver(struct watch *w, int sig, enum tally_why why)
 {
 	const struct plan *p = w->plan;
 	unsigned procs = 1;
+	bool tree, held = false;
 	pid_t to;
 
 	if (!duration_is_zero(&w->kill_after)) {
@@ -239,10 +248,13 @@ static void deliver(struct watch *w, int sig, enum tally_why why)
 	}
 	if (p->verbose)
 		say_sending(w, sig);
+	/* --foreground: the command alone, as GNU does. */
+	tree = !p->foreground && group_of(w, &to);
+	if (tree && p->tree_kill == TREE_CGROUP)
+		procs = cgroup_hold(w, &held);
 	if (kill(w->pid, sig) < 0)
 		tally_failed(w, sig, errno, "command");
-	/* --foreground: the command alone, as GNU does. */
-	if (p->foreground || !group_of(w, &to)) {
+	if (!tree) {
 		tally_sent(w, sig, why, procs);
 		return;
 	}
@@ -250,8 +262,6 @@ static void deliver(struct watch *w, int sig, enum tally_why why)
 	 * (it leaves the group's members to the group's signal). */
 	if (p->tree_kill == TREE_SUBREAPER)
 		procs = deliver_tree(w, sig, to);
-	else if (p->tree_kill == TREE_CGROUP)
-		procs = cgroup_count(w);
 	if (sig == SIGKILL) {
 		/* KILL to our own group would end leash before it reaps and
 		 * removes the leaf: it goes there at the end (outcome).  Once
@@ -269,6 +279,8 @@ static void deliver(struct watch *w, int sig, enum tally_why why)
 	/* Then what left the group, as GNU's order had it: the leaf. */
 	if (p->tree_kill == TREE_CGROUP && sig != 0)
 		deliver_cgroup(w, sig);
+	if (held)
+		cgfs_write(p->cg.leaf_fd, "cgroup.freeze", "0");
 	tally_sent(w, sig, why, procs);
 }
 

@@ -501,3 +501,39 @@ assert_keys() {
 		assert_jq .cpu.source cgroup
 	fi
 }
+
+@test "report: --cgroup=track names the leaf it used" {
+	need_root "a cgroup leaf"
+	run "$LEASH" --report="$R" --cgroup=track -t 0.3 -- sh -c 'sleep 10 & sleep 10'
+	[[ $status == 124 || $status == 125 ]]
+	if [[ $status == 125 ]]; then
+		assert_jq .result failed
+		skip "no cgroup2 here: $(jq -r .error "$R")"
+	fi
+	assert_jq .tree_kill cgroup
+	assert_jq .cgroup.hierarchy v2
+	assert_jq .cgroup_reason null
+	[[ $(jqr .cgroup.path) == */leash/uid_0 ]]
+	[[ $(jqr .cgroup.leaf) == "$(jqr .cgroup.path)"/run_* ]]
+	assert_jq .cgroup.uid_group null
+	assert_jq .cgroup.weight null
+	assert_jq .cpu.source cgroup
+	assert_jq '.signals_sent[0].processes' 3
+}
+
+@test "report: a signal's processes are counted before it is sent: a command that dies of it at once is counted (a leaf, the subreaper)" {
+	need_strace
+	local mode modes=(off) tree='for i in 1 2 3 4 5 6 7 8 9 10 11 12; do sleep 10 & done; wait'
+	[[ $(id -u) == 0 ]] && modes+=(track)
+	for mode in "${modes[@]}"; do
+		# strace holds leash 0.2 s after its first kill(2), the
+		# command's TERM: sh is gone by then, its 12 sleeps not yet.
+		BOUND=20 run bounded "${TRACED[@]}" -qq -o /dev/null -e trace=kill \
+			-e inject=kill:delay_exit=200000:when=1 \
+			"$LEASH" --report="$R" --cgroup=$mode -t 1 -- sh -c "$tree"
+		[[ $mode == track && $status == 125 ]] && continue
+		assert_status 124
+		echo "$mode: $(jq -c '[.tree_kill, .signals_sent]' "$R")" >&2
+		assert_jq '.signals_sent[0].processes' 13
+	done
+}
