@@ -235,6 +235,36 @@ static void sent_text(char *buf, size_t size, const struct tally *t)
 	}
 }
 
+/* -v: what the command left running, by pid and name (a name is the
+ * target's to choose: no control character reaches the terminal). */
+static void say_leftovers(const struct tally *t)
+{
+	char line[512];
+	size_t at = 0;
+	unsigned n = t ? t->nleft + t->left_dropped : 0;
+
+	if (!n)
+		return;
+	line[0] = '\0';
+	for (unsigned i = 0; i < t->nleft && at < sizeof line; i++) {
+		char name[sizeof t->left[i].name];
+		for (size_t k = 0; k < sizeof name; k++) {
+			unsigned char c = (unsigned char)t->left[i].name[k];
+			name[k] = c && (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+		}
+		at += (size_t)snprintf(line + at, sizeof line - at, "%s%ld (%s)",
+				       i ? ", " : "", (long)t->left[i].pid, name);
+	}
+	if (t->left_dropped && at < sizeof line)
+		snprintf(line + at, sizeof line - at, ", %u more", t->left_dropped);
+	if (t->leftovers)
+		diag_warn("killed %u leftover process%s: %s", n,
+			  n == 1 ? "" : "es", line);
+	else
+		diag_warn("%u process%s left running after the command exited: "
+			  "%s", n, n == 1 ? "" : "es", line);
+}
+
 static void summary(const struct report *r)
 {
 	char line[512], name[16];
@@ -261,6 +291,10 @@ static void summary(const struct report *r)
 		at += (size_t)snprintf(line + at, sizeof line - at,
 				       ", %u leftover%s killed", t->leftovers,
 				       t->leftovers == 1 ? "" : "s");
+	else if (t && t->nleft + t->left_dropped && at < sizeof line)
+		at += (size_t)snprintf(line + at, sizeof line - at,
+				       ", %u left running",
+				       t->nleft + t->left_dropped);
 	if (t && t->nfailed && at < sizeof line)
 		at += (size_t)snprintf(line + at, sizeof line - at,
 				       ", %u kill%s failed", t->nfailed,
@@ -276,8 +310,10 @@ static void account_write(struct report *r)
 	struct jbuf b;
 
 	ac.done = true;
-	if (ac.plan && ac.plan->verbose && r->result != RESULT_FAILED)
+	if (ac.plan && ac.plan->verbose && r->result != RESULT_FAILED) {
+		say_leftovers(r->tally);
 		summary(r);
+	}
 	if (!ac.reporting)
 		return;
 	jbuf_init(&b);

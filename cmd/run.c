@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: ISC */
 /* run: the story every personality ends in. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -111,6 +113,41 @@ static void cgroup_say_dropped(const struct plan *plan, bool refused)
 			  why);
 }
 
+/* One process left in the leaf, by pid and name. */
+static void left_in_leaf(pid_t pid, void *tally)
+{
+	char path[32], name[32] = "";
+
+	snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
+	if (cgfs_read(AT_FDCWD, path, name, sizeof name) > 0)
+		name[strcspn(name, "\n")] = '\0';
+	tally_left_add(tally, pid, name);
+}
+
+/* What the command left running in its leaf, which after the reap holds
+ * only them: named for the report and -v, and, with --kill-leftovers,
+ * the KILL that cgroup_release sends them counted.  After a signal,
+ * what it reached gets 100 ms to finish dying (cgroup_release waits
+ * as long for the leaf to empty), so only what outlives it is named. */
+static void leaf_leftovers(const struct plan *plan, struct tally *t)
+{
+	const struct cgroup_plan *cg = &plan->cg;
+	unsigned n;
+
+	t->left_seen = true;
+	if (cgfs_key(cg->leaf_fd, "cgroup.events", "populated") != 1)
+		return;
+	if (t->nsent)
+		cgfs_wait_event(cg->leaf_fd, "populated", 0, 100);
+	cgfs_each_pid(cg->leaf_fd, left_in_leaf, t);
+	n = t->nleft + t->left_dropped;
+	if (!cg->kill_leftovers || !n)
+		return;
+	t->leftovers = n;
+	tally_sent_add(t, SIGKILL, TALLY_LEFTOVERS,
+		       timespec_since(&plan->started), n);
+}
+
 /* For the report: CPU of the whole tree (the leaf's cpu.stat, else what
  * the reaped children used), and the leftovers a leaf still holds. */
 static void account_tree(const struct plan *plan, struct outcome *out)
@@ -121,13 +158,9 @@ static void account_tree(const struct plan *plan, struct outcome *out)
 	if (!plan->account)
 		return;
 	if (cg->active && cg->leaf[0] && cg->leaf_fd >= 0) {
+		leaf_leftovers(plan, &out->tally);
 		long u = cgfs_key(cg->leaf_fd, "cpu.stat", "user_usec");
 		long sy = cgfs_key(cg->leaf_fd, "cpu.stat", "system_usec");
-		if (cg->kill_leftovers &&
-		    cgfs_key(cg->leaf_fd, "cgroup.events", "populated") == 1) {
-			int n = cgfs_each_pid(cg->leaf_fd, NULL, NULL);
-			out->tally.leftovers = n > 0 ? (unsigned)n : 0;
-		}
 		if (u >= 0 && sy >= 0) {
 			out->user_us = u;
 			out->system_us = sy;

@@ -26,6 +26,7 @@ struct proc {
 	unsigned long long start;
 	char state;
 	bool mine;              /* a descendant of leash */
+	char name[16];          /* comm, at most 15 bytes */
 };
 
 struct procs {
@@ -70,10 +71,15 @@ void reaper_child_signal(struct reaper *r, pid_t from, int code)
  * so the fields are counted from its last ')'. */
 static int proc_parse(char *buf, struct proc *p)
 {
-	char *s = strrchr(buf, ')'), *end;
+	char *s = strrchr(buf, ')'), *open = strchr(buf, '('), *end;
+	size_t n;
 
-	if (!s || s[1] != ' ' || !s[2])
+	if (!s || !open || open > s || s[1] != ' ' || !s[2])
 		return -1;
+	n = (size_t)(s - open - 1);
+	n = n < sizeof p->name ? n : sizeof p->name - 1;
+	memcpy(p->name, open + 1, n);
+	p->name[n] = '\0';
 	p->state = s[2];
 	s += 3;
 	p->ppid = (pid_t)strtol(s, &end, 10);
@@ -282,16 +288,21 @@ static void procs_reap(const struct reaper *r, const struct procs *t)
 			waitid(P_PID, (id_t)t->v[i].pid, &si, WEXITED | WNOHANG);
 }
 
-/* Count P once over all rounds: the killed set, by pid and start time. */
-static void killed_note(struct procs *k, const struct proc *p)
+/* Count P once over all rounds: the killed set, by pid and start time;
+ * SEEN hears of each the first time. */
+static void killed_note(struct procs *k, const struct proc *p,
+			reaper_seen_fn *seen, void *arg)
 {
 	for (size_t i = 0; i < k->n; i++)
 		if (k->v[i].pid == p->pid && k->v[i].start == p->start)
 			return;
 	procs_add(k, p);
+	if (seen)
+		seen(p->pid, p->name, arg);
 }
 
-int reaper_kill_all(struct reaper *r, unsigned *killed)
+int reaper_kill_all(struct reaper *r, unsigned *killed, reaper_seen_fn *seen,
+		    void *arg)
 {
 	struct timespec tick = { 0, 5 * 1000 * 1000 };
 	struct procs t = { 0 }, k = { 0 };
@@ -314,7 +325,7 @@ int reaper_kill_all(struct reaper *r, unsigned *killed)
 				continue;
 			}
 			live++;
-			killed_note(&k, p);
+			killed_note(&k, p, seen, arg);
 		}
 		procs_reap(r, &t);
 		if (!live)
@@ -325,6 +336,39 @@ int reaper_kill_all(struct reaper *r, unsigned *killed)
 	free(t.v);
 	free(k.v);
 	return err ? (errno = err, -1) : 0;
+}
+
+/* A live descendant other than the command. */
+static bool proc_left(const struct reaper *r, const struct proc *p)
+{
+	return p->mine && p->pid != r->child && proc_live(p);
+}
+
+int reaper_list(struct reaper *r, int wait_ms, reaper_seen_fn *seen,
+		void *arg)
+{
+	struct timespec tick = { 0, 5 * 1000 * 1000 };
+	struct procs t = { 0 };
+	int found;
+
+	for (int waited = 0;; waited += 5) {
+		if (procs_scan(&t, r->self) < 0) {
+			int err = errno;
+			free(t.v);
+			return errno = err, -1;
+		}
+		found = 0;
+		for (size_t i = 0; i < t.n; i++)
+			found += proc_left(r, &t.v[i]);
+		if (!found || waited >= wait_ms)
+			break;
+		nanosleep(&tick, NULL);
+	}
+	for (size_t i = 0; i < t.n; i++)
+		if (proc_left(r, &t.v[i]))
+			seen(t.v[i].pid, t.v[i].name, arg);
+	free(t.v);
+	return found;
 }
 
 void reaper_close(struct reaper *r, bool wait_dying)

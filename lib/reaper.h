@@ -42,11 +42,24 @@ void reaper_child_signal(struct reaper *r, pid_t from, int code);
 int reaper_signal(struct reaper *r, int sig, pid_t skip_pgrp,
 		  unsigned *found);
 
+/* Told of one descendant: its pid and its name (comm, as
+ * /proc/PID/stat gives it, at most 15 bytes). */
+typedef void reaper_seen_fn(pid_t pid, const char *name, void *arg);
+
 /* KILL every descendant but the command, walking again until a walk
  * finds none alive (bounded, about 1 s: a task stuck in the kernel does
- * not hold leash).  *KILLED = distinct processes killed.  -1 with errno
- * as reaper_signal. */
-int reaper_kill_all(struct reaper *r, unsigned *killed);
+ * not hold leash).  *KILLED = distinct processes killed, each told to
+ * SEEN (NULL: none) when first killed.  -1 with errno as
+ * reaper_signal. */
+int reaper_kill_all(struct reaper *r, unsigned *killed, reaper_seen_fn *seen,
+		    void *arg);
+
+/* After the command exited, before its reap: every live descendant but
+ * the command, told to SEEN; while some are found, walked again for up
+ * to WAIT_MS (those a signal reached may still be on their way out).
+ * How many, or -1 with errno when /proc cannot be walked. */
+int reaper_list(struct reaper *r, int wait_ms, reaper_seen_fn *seen,
+		void *arg);
 
 /* After the command's reap, when no signal follows: reap what is dead;
  * with WAIT_DYING, wait (at most about 1 s) for the killed to finish

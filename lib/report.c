@@ -399,6 +399,26 @@ static void put_failed(struct jbuf *b, const struct tally *t)
 	jb_put(b, "]", 1);
 }
 
+/* What the command left running; null where leash could not look. */
+static void put_left(struct jbuf *b, const struct tally *t)
+{
+	if (!t || !t->left_seen) {
+		jb_put(b, "null", 4);
+		return;
+	}
+	jb_put(b, "[", 1);
+	for (unsigned i = 0; i < t->nleft; i++) {
+		bool first = true;
+		jb_put(b, i ? ",{" : "{", i ? 2 : 1);
+		jb_key(b, &first, "pid");
+		jb_int(b, t->left[i].pid);
+		jb_key(b, &first, "name");
+		jb_str(b, t->left[i].name);
+		jb_put(b, "}", 1);
+	}
+	jb_put(b, "]", 1);
+}
+
 static void put_fallbacks(struct jbuf *b, unsigned taken)
 {
 	bool first = true;
@@ -489,6 +509,10 @@ int report_format(const struct report *r, struct jbuf *b)
 	jb_uint(b, t ? t->sent_dropped : 0);
 	jb_key(b, &first, "kills_failed");
 	put_failed(b, t);
+	jb_key(b, &first, "leftovers");
+	put_left(b, t);
+	jb_key(b, &first, "leftovers_not_listed");
+	jb_uint(b, t ? t->left_dropped : 0);
 	jb_key(b, &first, "leftovers_killed");
 	jb_uint(b, t ? t->leftovers : 0);
 	put_cost(b, &first, r);

@@ -144,14 +144,8 @@ static void tally_failed(struct watch *w, int sig, int err, const char *what)
 static void tally_sent(struct watch *w, int sig, enum tally_why why,
 		       unsigned procs)
 {
-	struct tally *t = w->tally;
-
-	if (t->nsent == TALLY_MAX_SENT) {
-		t->sent_dropped++;
-		return;
-	}
-	t->sent[t->nsent++] = (struct tally_sent){
-		sig, why, timespec_since(&w->plan->started), procs };
+	tally_sent_add(w->tally, sig, why, timespec_since(&w->plan->started),
+		       procs);
 }
 
 static void say_sending(const struct watch *w, int sig)
@@ -636,19 +630,33 @@ static int drain_ms(const struct watch *w)
 	return ms < 0 ? 0 : ms < DRAIN_MAX_MS ? (int)ms : DRAIN_MAX_MS;
 }
 
+/* One process the command left running, for the report and -v. */
+static void left_running(pid_t pid, const char *name, void *tally)
+{
+	tally_left_add(tally, pid, name);
+}
+
 /* --kill-leftovers without a leaf: the command has exited, what it left
  * behind dies now, walked again until nobody is left. */
 static void kill_leftovers(struct watch *w)
 {
 	unsigned n = 0;
 
-	if (reaper_kill_all(&w->reaper, &n) < 0)
+	w->tally->left_seen = true;
+	if (reaper_kill_all(&w->reaper, &n, left_running, w->tally) < 0)
 		tally_failed(w, SIGKILL, errno, "tree");
 	w->tally->leftovers = n;
 	if (n)
 		tally_sent(w, SIGKILL, TALLY_LEFTOVERS, n);
-	if (n && w->plan->verbose)
-		diag_warn("killed %u leftover process%s", n, n == 1 ? "" : "es");
+}
+
+/* Without a leaf, for the report and -v: what the command left running,
+ * found from leash as subreaper; after a signal, what it reached gets
+ * 100 ms to finish dying, so only what outlives it is named. */
+static void list_leftovers(struct watch *w)
+{
+	w->tally->left_seen = reaper_list(&w->reaper, w->tally->nsent ? 100 : 0,
+					  left_running, w->tally) >= 0;
 }
 
 static void watch_open(struct watch *w, const struct sigstate *ss)
@@ -708,6 +716,8 @@ int supervise(const struct plan *plan, const struct sigstate *ss,
 	/* Still unreaped, so every descendant is still found from it. */
 	if (plan->subreaper && plan->cg.kill_leftovers)
 		kill_leftovers(&w);
+	else if (plan->subreaper && plan->account)
+		list_leftovers(&w);
 	waiter_stop(&w.waiter);
 	timer_close(&w.timer);
 	if (w.sfd >= 0)

@@ -44,7 +44,7 @@ assert_jq() {
 }
 
 # Every key the man page documents, in every report.
-KEYS='["argv","cgroup","cgroup_reason","core_dumped","cpu","deadline_from","error","exit_status","fallbacks","identity","kills_failed","leftovers_killed","pty","reraised","result","signal","signals_not_listed","signals_sent","status","tree_kill","wall_time"]'
+KEYS='["argv","cgroup","cgroup_reason","core_dumped","cpu","deadline_from","error","exit_status","fallbacks","identity","kills_failed","leftovers","leftovers_killed","leftovers_not_listed","pty","reraised","result","signal","signals_not_listed","signals_sent","status","tree_kill","wall_time"]'
 
 assert_keys() {
 	assert_jq "keys == $KEYS" true
@@ -536,4 +536,73 @@ assert_keys() {
 		echo "$mode: $(jq -c '[.tree_kill, .signals_sent]' "$R")" >&2
 		assert_jq '.signals_sent[0].processes' 13
 	done
+}
+
+# leftovers MODE [LEASH-ARGS...]: leash -v --report, its cgroup MODE, runs
+# a command that leaves a probe running (once it runs: its -o file), its
+# output elsewhere (else `run` waits for it); PID is the probe's.
+leftovers() {
+	local mode=$1
+	shift
+	rm -f "$TMP/ready"
+	run --separate-stderr "$LEASH" -v --report="$R" --cgroup="$mode" "$@" -- \
+		sh -c 'probe -m "$1" -o "$2" -s 30 -q >/dev/null 2>&1 &
+		       until [ -e "$2" ]; do sleep 0.01; done; echo $!' sh "$MARK" "$TMP/ready"
+	assert_status 0
+	PID=$output
+	[[ $PID =~ ^[0-9]+$ ]]
+}
+
+# leaf_tidy: the leaf a leftover kept, removed once the leftover is gone.
+leaf_tidy() {
+	local leaf
+	leaf=$(jq -r '.cgroup.leaf // empty' "$R")
+	kill -KILL "$PID" 2>/dev/null || true
+	wait_gone "$PID"
+	[[ -z $leaf ]] || rmdir "$leaf" 2>/dev/null || true
+}
+
+@test "report and -v: what the command left running, by pid and name (the subreaper, a leaf)" {
+	local mode modes=(off)
+	[[ $(id -u) == 0 ]] && modes+=(track)
+	for mode in "${modes[@]}"; do
+		leftovers "$mode"
+		[[ $mode == track ]] && assert_jq .tree_kill cgroup
+		assert_jq ".leftovers == [{\"pid\": $PID, \"name\": \"probe\"}]" true
+		assert_jq .leftovers_not_listed 0
+		assert_jq .leftovers_killed 0
+		pid_alive "$PID"
+		[ "${stderr_lines[-2]}" = "leash: 1 process left running after the command exited: $PID (probe)" ]
+		[[ ${stderr_lines[-1]} == "leash: exited with status 0 after "*", 1 left running, CPU "* ]]
+		leaf_tidy
+	done
+}
+
+@test "report and -v: --kill-leftovers names what it killed (the subreaper, a leaf)" {
+	local mode modes=(off)
+	[[ $(id -u) == 0 ]] && modes+=(track)
+	for mode in "${modes[@]}"; do
+		leftovers "$mode" --kill-leftovers
+		assert_jq ".leftovers == [{\"pid\": $PID, \"name\": \"probe\"}]" true
+		assert_jq .leftovers_killed 1
+		assert_jq '[.signals_sent[] | select(.why == "leftovers") | .processes] == [1]' true
+		wait_gone "$PID" 2
+		[ "${stderr_lines[-2]}" = "leash: killed 1 leftover process: $PID (probe)" ]
+		[[ ${stderr_lines[-1]} == *", 1 leftover killed, CPU "* ]]
+		leaf_tidy
+	done
+}
+
+@test "report: what the deadline's signal reached and is dying of is not named a leftover" {
+	local mode modes=(off)
+	[[ $(id -u) == 0 ]] && modes+=(track)
+	for mode in "${modes[@]}"; do
+		run "$LEASH" --report="$R" --cgroup="$mode" -t 0.3 -- sh -c 'sleep 10 & sleep 10 & sleep 10'
+		assert_status 124
+		assert_jq '.leftovers == []' true
+	done
+	# --foreground without --kill-leftovers: no subreaper, no leaf, so
+	# nothing to look with.
+	run "$LEASH" --report="$R" --cgroup=off --foreground -- true
+	assert_jq .leftovers null
 }
