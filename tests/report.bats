@@ -606,3 +606,26 @@ leaf_tidy() {
 	run "$LEASH" --report="$R" --cgroup=off --foreground -- true
 	assert_jq .leftovers null
 }
+
+@test "man page: the bats example works as it says for any user, 124 in time and nothing left running" {
+	[[ $(id -u) == 0 ]] || skip "runs the example as nobody from root"
+	command -v bats >/dev/null || skip "no bats"
+	local man=$TOP/man/leash.1 intro
+	# The sentence that introduces it claims no privilege.
+	intro=$(grep -B 12 '^@test "the client gives up" {' "$man" | tr '\n' ' ')
+	[[ $intro == *"run by any user"* && $intro != *"as root"* ]]
+	OPEN=$(mktemp -d /tmp/leash_t.XXXXXX)
+	chown 65534:65534 "$OPEN"
+	sed -n '/^@test "the client gives up" {$/,/^}$/p' "$man" >"$OPEN/example.bats"
+	[ "$(wc -l <"$OPEN/example.bats")" -ge 3 ]
+	ln -s "$LEASH" "$OPEN/leash"
+	# Run by nobody, under a leash that says what the example left.
+	R=$OPEN/outer.json
+	BOUND=30 run bounded setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all "$LEASH" --report="$R" --kill-leftovers -- \
+		env PATH="$OPEN:$PATH" TMPDIR="$OPEN" bats --tap "$OPEN/example.bats"
+	assert_status 0
+	[[ $output == *"ok 1 the client gives up"* ]]
+	assert_jq '.leftovers == []' true
+	assert_jq '.wall_time < 10' true
+}
