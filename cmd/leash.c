@@ -84,6 +84,8 @@ static void leash_usage(void)
 	      "                            (number with optional suffix s, m, h or d; 0: none)\n"
 	      "  -s, --signal=SIGNAL       signal sent at the deadline (default TERM)\n"
 	      "  -k, --kill-after=DURATION send KILL this long after the first signal\n"
+	      "                            (without it, a COMMAND that ignores SIGNAL, as an\n"
+	      "                            interactive shell ignores TERM, runs on: said)\n"
 	      "      --preserve-status     exit with COMMAND's status even when it timed out\n"
 	      "      --foreground          keep the caller's terminal and process group;\n"
 	      "                            only COMMAND itself is signalled\n"
@@ -374,6 +376,7 @@ int leash_main(int argc, char **argv)
 	p.pdeath_signal = SIGKILL;
 	/* A leash (or timeout) the command starts keeps to our deadline. */
 	p.export_deadline = true;
+	p.hint_kill_after = true;
 	/* The whole tree dies: a leaf, else leash as a subreaper. */
 	p.tree_kill_wanted = true;
 	native_cgroup(&p, &o);

@@ -42,6 +42,9 @@ struct plan {
 				 * the command shares it unless new_session */
 	bool preserve_status;
 	bool verbose;
+	/* Native: a deadline without -k at a command that ignores its
+	 * signal (an interactive shell, TERM) is said, with -k's help. */
+	bool hint_kill_after;
 	/* Native: the whole tree dies (a cgroup leaf, else leash as a child
 	 * subreaper); timeout and su keep GNU's and util-linux's group. */
 	bool tree_kill_wanted;

@@ -4,11 +4,46 @@
  * sigaction calls, each launch, for signals that almost never come). */
 #include "sigign.h"
 
+#include <fcntl.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 bool sigign_is(int sig)
 {
 	struct sigaction sa;
 
 	return sigaction(sig, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN;
+}
+
+/* The hex mask after "KEY:\t" in a /proc/PID/status text, or NULL. */
+static const char *status_field(const char *text, const char *key)
+{
+	const char *at = strstr(text, key);
+
+	return at ? at + strlen(key) : NULL;
+}
+
+bool sigign_by(pid_t pid, int sig)
+{
+	char path[32], buf[2048];
+	const char *state, *ign;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	state = status_field(buf, "\nState:\t");
+	ign = status_field(buf, "\nSigIgn:\t");
+	if (!state || !ign || *state == 'Z' || *state == 'X' || sig < 1 || sig > 64)
+		return false;
+	return strtoull(ign, NULL, 16) >> (sig - 1) & 1;
 }

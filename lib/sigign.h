@@ -6,9 +6,14 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <sys/types.h>
 
 /* Is SIG's disposition SIG_IGN?  leash changes the disposition of no
  * signal it forwards, so this is what the caller left. */
 bool sigign_is(int sig);
+
+/* Does process PID, alive, ignore SIG (its SigIgn in /proc/PID/status)?
+ * False when that cannot be read or PID is a zombie. */
+bool sigign_by(pid_t pid, int sig);
 
 #endif

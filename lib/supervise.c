@@ -13,6 +13,7 @@
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "cgfs.h"
@@ -278,18 +279,43 @@ static void deliver(struct watch *w, int sig, enum tally_why why)
 	tally_sent(w, sig, why, procs);
 }
 
+/* A deadline without -k ends nothing when the command ignores its
+ * signal, as an interactive shell ignores TERM: said once, at once (not
+ * under -v only: who typed -t waits for an end that will not come),
+ * with the way out.  With a pty the command is its foreground job. */
+static void hint_ignored(const struct watch *w, int sig)
+{
+	static bool said;
+	pid_t pid = w->pid, fg;
+	char name[16];
+
+	if (said || !w->plan->hint_kill_after || w->kill_armed)
+		return;
+	if (w->plan->pty && (fg = tcgetpgrp(w->plan->pty->master)) > 0)
+		pid = fg;
+	if (!sigign_by(pid, sig))
+		return;
+	said = true;
+	diag_warn("the command ignores %s and runs on past the deadline: "
+		  "add -k DURATION to send KILL after it",
+		  signal_name(sig, name, sizeof name));
+}
+
 static void expire(struct watch *w)
 {
 	bool grace_over = w->kill_armed;
 	enum tally_why why = !grace_over ? TALLY_DEADLINE :
 			     w->timed_out ? TALLY_KILL_AFTER : TALLY_SESSION_END;
+	int sig = w->next_signal;
 
 	/* A session ended from outside is killed, not timed out. */
 	if (why != TALLY_SESSION_END)
 		w->timed_out = true;
 	if (grace_over)
 		w->sent_kill_after = true;
-	deliver(w, w->next_signal, why);
+	deliver(w, sig, why);
+	if (!grace_over)
+		hint_ignored(w, sig);
 }
 
 /* KILL at AT at the latest: the timer holds the earliest expiry. */

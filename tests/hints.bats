@@ -63,3 +63,24 @@ Try 'leash --help' for more information."
 	run "$LEASH" -u 0 -g leash_no_such_group -- true
 	assert_output "leash: cannot resolve group 'leash_no_such_group': no such group$(nss_hint group)"
 }
+
+@test "a deadline without -k at a command that ignores its signal: one line points to -k; the status stays 124" {
+	# An interactive shell ignores TERM; so does this one.
+	BOUND=20 run bounded "$LEASH" -t 0.2 -- sh -c 'trap "" TERM; sleep 0.6; exit 3'
+	assert_status 124
+	assert_output "leash: the command ignores TERM and runs on past the deadline: add -k DURATION to send KILL after it"
+	# -s names the signal.
+	BOUND=20 run bounded "$LEASH" -s HUP -t 0.2 -- sh -c 'trap "" HUP; sleep 0.6'
+	assert_status 124
+	assert_output "leash: the command ignores HUP and runs on past the deadline: add -k DURATION to send KILL after it"
+	# Not with -k, nor for a command the signal ends, nor for timeout.
+	BOUND=20 run bounded "$LEASH" -t 0.2 -k 5 -- sh -c 'trap "" TERM; sleep 0.6'
+	assert_status 124
+	assert_output ""
+	BOUND=20 run bounded "$LEASH" -t 0.2 -- sleep 5
+	assert_status 124
+	assert_output ""
+	BOUND=20 run bounded "$TIMEOUT" 0.2 sh -c 'trap "" TERM; sleep 0.6'
+	assert_status 124
+	assert_output ""
+}

@@ -339,3 +339,15 @@ EOF
 	ps -o pid,stat,args -u "$U_UID" >&2
 	false
 }
+
+@test "pty: a deadline without -k at an interactive shell (it ignores TERM, as -l's does): one line points to -k" {
+	on_pty <<EOF2
+line sh -c "$(inner "$LEASH" -u "$U_NAME" -t 0.5 -- $SHELL_IN)"'; echo s''t:\$?'
+expect $IN
+timeout 10
+expect add -k DURATION
+line exit 0
+expect st:124
+EOF2
+	grep -aq "leash: the command ignores TERM and runs on past the deadline: add -k DURATION to send KILL after it" "$TMP/screen"
+}
