@@ -39,13 +39,14 @@ void account_report_file(const char *path)
 {
 	if (ac.reporting)
 		reportfile_abort(&ac.file);
-	if (reportfile_open(&ac.file, path) < 0 && ac.file.shared)
-		diag_die(EXIT_CANCELED, "cannot write report to %s: others may "
-			 "write its directory (use one of your own, or "
-			 "--report-fd)", diag_quote(path));
-	else if (ac.file.fd < 0)
+	if (reportfile_open(&ac.file, path) < 0) {
+		if (ac.file.shared)
+			diag_die(EXIT_CANCELED, "cannot write report to %s: "
+				 "others may write its directory (use one of "
+				 "your own, or --report-fd)", diag_quote(path));
 		diag_die_errno(EXIT_CANCELED, errno, "cannot write report to %s",
 			       diag_quote(path));
+	}
 	ac.reporting = true;
 	ac.pid = getpid();
 	diag_exit_hook = account_on_die;
@@ -248,10 +249,12 @@ static void say_leftovers(const struct tally *t)
 	line[0] = '\0';
 	for (unsigned i = 0; i < t->nleft && at < sizeof line; i++) {
 		char name[sizeof t->left[i].name];
-		for (size_t k = 0; k < sizeof name; k++) {
+		size_t k;
+		for (k = 0; k + 1 < sizeof name && t->left[i].name[k]; k++) {
 			unsigned char c = (unsigned char)t->left[i].name[k];
-			name[k] = c && (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+			name[k] = c < 0x20 || c == 0x7f ? '?' : (char)c;
 		}
+		name[k] = '\0';
 		at += (size_t)snprintf(line + at, sizeof line - at, "%s%ld (%s)",
 				       i ? ", " : "", (long)t->left[i].pid, name);
 	}

@@ -629,3 +629,17 @@ leaf_tidy() {
 	assert_jq '.leftovers == []' true
 	assert_jq '.wall_time < 10' true
 }
+
+@test "-v: a leftover's name reaches the terminal without its control characters; the report escapes them" {
+	ln -s "$PROBE" "$TMP/"$'x\e[1mbold'
+	rm -f "$TMP/ready"
+	run --separate-stderr "$LEASH" -v --report="$R" --cgroup=off -- \
+		sh -c '"$1" -m "$2" -o "$3" -s 30 -q >/dev/null 2>&1 &
+		       until [ -e "$3" ]; do sleep 0.01; done; echo $!' sh "$TMP/"$'x\e[1mbold' "$MARK" "$TMP/ready"
+	assert_status 0
+	PID=$output
+	[ "${stderr_lines[-2]}" = "leash: 1 process left running after the command exited: $PID (x?[1mbold)" ]
+	assert_jq '.leftovers[0].name' $'x\e[1mbold'
+	grep -qF '"name":"x\u001b[1mbold"' "$R"
+	kill -KILL "$PID"
+}
