@@ -344,6 +344,37 @@ static bool proc_left(const struct reaper *r, const struct proc *p)
 	return p->mine && p->pid != r->child && proc_live(p);
 }
 
+/* Whether leash has a child other than the command.  Once the command
+ * has exited, every live descendant is one or below one (the command's
+ * children came here), so none means nothing to walk /proc for: the
+ * usual case costs one small read, not a read of every process.  Asked
+ * of leash's main thread, which forked the command and, the subreaper's
+ * first live thread, adopts the orphans.  True when the list cannot be
+ * read (a kernel without CONFIG_PROC_CHILDREN): the walk tells. */
+static bool reaper_has_others(const struct reaper *r)
+{
+	char path[64], buf[512], *p, *end;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)r->self,
+		 (int)r->self);
+	if ((fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC)) < 0)
+		return true;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n < 0 || n == sizeof buf - 1)
+		return true;
+	buf[n] = '\0';
+	for (p = buf;; p = end) {
+		long pid = strtol(p, &end, 10);
+		if (end == p)
+			return false;
+		if (pid != r->child)
+			return true;
+	}
+}
+
 int reaper_list(struct reaper *r, int wait_ms, reaper_seen_fn *seen,
 		void *arg)
 {
@@ -351,6 +382,8 @@ int reaper_list(struct reaper *r, int wait_ms, reaper_seen_fn *seen,
 	struct procs t = { 0 };
 	int found;
 
+	if (!reaper_has_others(r))
+		return 0;
 	for (int waited = 0;; waited += 5) {
 		if (procs_scan(&t, r->self) < 0) {
 			int err = errno;

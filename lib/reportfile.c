@@ -65,15 +65,27 @@ static int make_temp(struct reportfile *f)
 	return -1;
 }
 
+/* N from "N" (digits only), or -1. */
+static int fd_number(const char *num)
+{
+	char *end;
+	long n;
+
+	if (*num < '0' || *num > '9')
+		return -1;
+	n = strtol(num, &end, 10);
+	return *end || n > 1 << 20 ? -1 : (int)n;
+}
+
 /* The descriptor a name stands for, as a shell's redirection reads
  * /dev/stdout or /dev/fd/N (and as the kernel's /proc/self/fd links
  * behind them lead): -1 when NAME is none of them. */
 static int descriptor_named(const char *name)
 {
 	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
-	char self[32], *end;
-	const char *num = NULL;
-	long n;
+	const char *rest;
+	char *end;
+	long pid;
 
 	if (!strcmp(name, "/dev/stdin"))
 		return 0;
@@ -81,16 +93,17 @@ static int descriptor_named(const char *name)
 		return 1;
 	if (!strcmp(name, "/dev/stderr"))
 		return 2;
-	snprintf(self, sizeof self, "/proc/%d/fd/", (int)getpid());
-	for (size_t i = 0; i < 2 && !num; i++)
+	for (size_t i = 0; i < 2; i++)
 		if (!strncmp(name, dirs[i], strlen(dirs[i])))
-			num = name + strlen(dirs[i]);
-	if (!num && !strncmp(name, self, strlen(self)))
-		num = name + strlen(self);
-	if (!num || *num < '0' || *num > '9')
+			return fd_number(name + strlen(dirs[i]));
+	/* /proc/PID/fd/N, PID leash's own (asked only then). */
+	if (strncmp(name, "/proc/", 6) || name[6] < '1' || name[6] > '9')
 		return -1;
-	n = strtol(num, &end, 10);
-	return *end || n > 1 << 20 ? -1 : (int)n;
+	pid = strtol(name + 6, &end, 10);
+	rest = end;
+	if (strncmp(rest, "/fd/", 4) || pid != (long)getpid())
+		return -1;
+	return fd_number(rest + 4);
 }
 
 /* The descriptor PATH leads to through symbolic links (a link to
@@ -144,11 +157,9 @@ static int in_place_fd(struct reportfile *f, int fd)
  * write bit of root's group or leash's own does not count). */
 static bool others_may_write(const struct stat *st)
 {
-	uid_t me = geteuid();
-
-	if (st->st_uid != 0 && st->st_uid != me)
-		return true;
 	if (st->st_mode & S_IWOTH)
+		return true;
+	if (st->st_uid != 0 && st->st_uid != geteuid())
 		return true;
 	return (st->st_mode & S_IWGRP) && st->st_gid != 0 &&
 	       st->st_gid != getegid();

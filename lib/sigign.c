@@ -34,7 +34,7 @@ bool sigign_by(pid_t pid, int sig)
 	int fd;
 
 	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC)) < 0)
 		return false;
 	n = read(fd, buf, sizeof buf - 1);
 	close(fd);
