@@ -192,6 +192,10 @@ static unsigned cgroup_hold(const struct watch *w, bool *held)
 	if (*held)
 		cgfs_wait_event(leaf, "frozen", 1, 100);
 	n = cgfs_each_pid(leaf, NULL, NULL);
+	/* An exited command is in it no more: a KILL due after it ended
+	 * reaches only what it left. */
+	if (w->waiter.exited)
+		return n > 0 ? (unsigned)n : 0;
 	return n > 1 ? (unsigned)n : 1;
 }
 
@@ -219,7 +223,9 @@ static unsigned deliver_tree(struct watch *w, int sig, pid_t to)
 
 	if (reaper_signal(&w->reaper, sig, to < 0 ? -to : getpgrp(), &found) < 0)
 		tally_failed(w, sig, errno, "tree");
-	return 1 + found;
+	/* The command, unless it has exited: a KILL due after it ended
+	 * reaches only what it left. */
+	return (w->waiter.exited ? 0 : 1) + found;
 }
 
 /* Send SIG as GNU timeout does: the pid (it may lead a group of its

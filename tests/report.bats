@@ -536,6 +536,15 @@ assert_keys() {
 		echo "$mode: $(jq -c '[.tree_kill, .signals_sent]' "$R")" >&2
 		assert_jq '.signals_sent[0].processes' 13
 	done
+	# The command ended of the TERM, its child did not: -k's KILL
+	# reaches that child alone.
+	for mode in "${modes[@]}"; do
+		BOUND=20 run bounded "$LEASH" --report="$R" --cgroup=$mode -t 0.3 -k 0.3 -- \
+			sh -c 'probe -t -m "$1" -s 30 -q & wait' sh "$MARK"
+		assert_status 124
+		echo "$mode: $(jq -c '[.tree_kill, .signals_sent]' "$R")" >&2
+		assert_jq '[.signals_sent[] | [.signal, .processes]] == [["TERM", 2], ["KILL", 1]]' true
+	done
 }
 
 # leftovers MODE [LEASH-ARGS...]: leash -v --report, its cgroup MODE, runs
