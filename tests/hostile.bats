@@ -179,10 +179,10 @@ EOF
 	no_leaf
 }
 
-# su_killed_later SU-ARGS...: su at the prompt, sent ${SIG:-TERM} 2 s on
-# by a background job of the caller's shell.
+# su_killed_later SU-ARGS...: su at the prompt, sent ${SIG:-TERM} 2 s
+# after it started, by a background job of the caller's shell.
 su_killed_later() {
-	printf '%s' "(sleep 2; kill -${SIG:-TERM} \$(pgrep -n -x su -P \$\$)) & $(at_prompt PS1="'I''N> '" "$SU" "$@")"
+	printf '%s' "(p=; while [ -z \"\$p\" ]; do sleep 0.1; p=\$(pgrep -n -x su -P \$\$); done; sleep 2; kill -${SIG:-TERM} \$p) & $(at_prompt PS1="'I''N> '" "$SU" "$@")"
 }
 
 @test "hostile: su's shell ignores TERM: su kills it 2 s later and dies of TERM (143), as util-linux" {
@@ -218,7 +218,7 @@ EOF
 		'while :; do sleep 0.1; done' >"$f"
 	# dash reports the status: bash would take the INT death for its own.
 	on_pty <<EOF
-line (sleep 2; kill -INT \$(pgrep -n -x su)) & sh -c '"$SU" "$U_NAME" -c "exec sh $f"; echo s''t:\$?'
+line (p=; while [ -z "\$p" ]; do sleep 0.1; p=\$(pgrep -n -x su); done; sleep 2; kill -INT \$p) & sh -c '"$SU" "$U_NAME" -c "exec sh $f"; echo s''t:\$?'
 timeout 10
 expect got-term
 expect st:130
