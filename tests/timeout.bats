@@ -297,6 +297,19 @@ timeout: sending signal KILL to command 'probe'" ]
 	assert_status 0
 }
 
+@test "duration: a number may end in its decimal point (1., 5.s, 2.m), as strtod reads it" {
+	# Issue 22 item 1: a fast path took "1." for 1 and a suffix.
+	run timeout 1. sh -c 'exit 4'
+	assert_status 4
+	run timeout 5.s sh -c 'exit 4'
+	assert_status 4
+	run timeout -k 1. 2.m sh -c 'exit 4'
+	assert_status 4
+	run -- timeout 0. probe -s 0.2 -x 3 -q
+	assert_status 3
+	refused_durations 1.. 0.1. 1.x 1.e .
+}
+
 @test "duration: inf and huge values mean no limit" {
 	local d
 	for d in inf INF Infinity 1e400 99999999999999999999d 1e300d; do
