@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /* sigthread: a thread with its caller's whole signal mask.  While the
  * two threads set their masks, the libc's own signals go through a
- * handler that passes each on to the caller's thread: one thread at a
- * time of a process can have one unblocked, and its default action
- * would end the process.  One sigthread at a time in a process. */
+ * handler that passes each on to the caller's thread: a thread that has
+ * one unblocked takes it, and its default action ends the process.  One
+ * sigthread at a time in a process. */
 #define _GNU_SOURCE
 #include "sigthread.h"
 
