@@ -296,7 +296,7 @@ uninstall:
 # (build/libcap) and check-vm's kernel and packages (build/vm-cache); in
 # a cross build directory also the target's musl and qemu, and its
 # config.mk (as the tree's own config.mk stays).
-KEEP_ON_CLEAN := libcap vm-cache
+KEEP_ON_CLEAN := libcap vm-cache coreutils
 CROSS_KEEP_ON_CLEAN := libcap musl qemu config.mk
 # (named one by one: build-aux is no build directory)
 CROSS_DIRS := $(addprefix build-,aarch64 armhf i686 x86_64)
@@ -342,7 +342,7 @@ FUZZ_BINS := $(patsubst %,$(FUZZ_B)/fuzz-%,$(FUZZ_ALL))
 .PHONY: fuzz fuzz-build fuzz-clean
 fuzz-build:
 	$(Q)$(call DEPS_CMD,fuzz)
-	$(Q)$(MAKE) --no-print-directory $(FUZZ_BINS)
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_BINS) $(FUZZ_B)/gnuref-durations
 
 fuzz: fuzz-build
 	$(Q)LEASH_FUZZ_SKIP='$(FUZZ_SKIP)' $(srcdir)/build-aux/fuzz.sh run \
@@ -365,6 +365,23 @@ $(FUZZ_B)/libleash.a: $(FUZZ_LIB_OBJS)
 $(FUZZ_B)/fuzz-%: $(FUZZ_B)/tests/fuzz/%.o $(FUZZ_B)/tests/fuzz/common.o $(FUZZ_B)/libleash.a
 	@echo "  LD      $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@.tmp $^
+	$(Q)mv -f $@.tmp $@
+
+# GNU timeout's own parsers, the reference of the duration and signals
+# harnesses: built by build-aux/gnuref.sh from Debian's coreutils source,
+# which it fetches once into build/coreutils (kept by make clean).
+GNUREF_SRC := build/coreutils
+GNUREF_A := $(FUZZ_B)/gnuref/libgnuref.a
+$(GNUREF_A): $(srcdir)/build-aux/gnuref.sh $(wildcard $(srcdir)/tests/fuzz/gnuref/*) $(FUZZ_B)/.flags
+	@echo "  GNUREF  $@"
+	$(Q)CC='$(FUZZ_CC)' CFLAGS='-O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link' \
+		$(srcdir)/build-aux/gnuref.sh $(GNUREF_SRC) $(@D)
+$(FUZZ_B)/fuzz-duration $(FUZZ_B)/fuzz-signals: $(GNUREF_A)
+# GNU's reading of durations line by line, beside tests/durread.c's (the
+# musl build's) in tests/format.bats.
+$(FUZZ_B)/gnuref-durations: $(srcdir)/tests/fuzz/gnuref/durations.c $(GNUREF_A)
+	@echo "  LD      $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -o $@.tmp $^
 	$(Q)mv -f $@.tmp $@
 
 .SECONDARY: $(patsubst %,$(FUZZ_B)/tests/fuzz/%.o,$(FUZZ_ALL) common)

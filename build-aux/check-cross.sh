@@ -51,6 +51,8 @@ timeout.bats: -s: the -v line names the signal as kill -l does	$rt
 timeout.bats: -s: RTMIN and numbers as glibc numbers them (RTMIN = 34)	$rt
 timeout.bats: -s: unnamed signal numbers such as 32 (GNU 9.5)	$rt
 timeout.bats: -s: SIG before a number, and RTMIN/RTMAX with what strtol takes	$rt
+timeout.bats: -s: every real-time signal (32..64, RTMIN..RTMAX) ends the command, not timeout: 124, or the command's 128+N (issue 22)	$rt
+timeout.bats: -s: a real-time signal sent to timeout reaches the command, 34 (glibc's RTMIN) too (GNU 9.10)	$rt
 su.bats: a fresh session keyring: su, su -, su -c and AOSP su keep root's key from the user	$key
 ident.bats: a fresh session keyring: root's key is neither readable nor writable by the user	$key
 ident.bats: the fresh keyring is root's to pay for: a target whose key quota is full still starts	$key

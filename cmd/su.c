@@ -31,6 +31,7 @@
 #include "cmd.h"
 #include "diag.h"
 #include "env.h"
+#include "logindefs.h"
 #include "nss.h"
 #include "parse.h"
 #include "sigdie.h"
@@ -240,6 +241,15 @@ static char **su_env(const struct plan *p, const struct su_opts *o,
 	if (!o->login && id->uid != 0 &&
 	    (env_set(&env, "USER", id->user) < 0 || env_set(&env, "LOGNAME", id->user) < 0))
 		return NULL;
+	/* login.defs's ALWAYS_SET_PATH: the login's PATH without -l too. */
+	if (!o->login && logindefs_always_set_path()) {
+		char *path = env_login_path(id->uid == 0);
+		int rc = path ? env_set(&env, "PATH", path) : -1;
+
+		free(path);
+		if (rc < 0)
+			return NULL;
+	}
 	return env;
 }
 

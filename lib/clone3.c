@@ -9,6 +9,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "sigraw.h"
+
 /* Why no libc: musl and glibc have no clone3 wrapper, and this is the
  * only architecture-dependent part.  It is plain C on every target
  * (x86_64, aarch64, armhf, i686): without CLONE_VM the child returns
@@ -50,13 +52,15 @@ pid_t clone3_into(int cgroup_fd)
 	long pid;
 	int err;
 
-	/* As _Fork: no handler may run in the child before it is ready. */
-	sigfillset(&all);
-	if (sigprocmask(SIG_BLOCK, &all, &old) < 0)
+	/* As _Fork: no handler may run in the child before it is ready.
+	 * The kernel's call: libc's would leave out its own 32-34 and take
+	 * them out of OLD, unblocking them after (sigraw.h). */
+	sigraw_fill(&all);
+	if (sigraw_mask(SIG_BLOCK, &all, &old) < 0)
 		return -1;
 	pid = syscall(SYS_clone3, &a, sizeof a);
 	err = errno;
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	sigraw_mask(SIG_SETMASK, &old, NULL);
 	if (pid < 0)
 		errno = err;
 	return (pid_t)pid;

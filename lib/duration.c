@@ -7,8 +7,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <float.h>
-#include <math.h>
-#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,23 +24,35 @@ static double suffix_scale(char c)
 	}
 }
 
-/* Round up, so leash never waits less than asked; clamp what overflows. */
+/* GNU 9.7's rule that timeout never waits less than asked: each value
+ * it reads or scales stands for the next double above it (C + C *
+ * (EPSILON/2) * (1 + EPSILON) is that double under round-to-nearest; a
+ * tiny C may stay put, under 1 ns either way), and a value that
+ * underflowed to 0 for the smallest double of its sign (UNDERFLOW, as
+ * underflow_sign says). */
+static double bound_above(double c, int underflow)
+{
+	if (underflow)
+		return underflow < 0 ? -DBL_TRUE_MIN : DBL_TRUE_MIN;
+	return c + DBL_EPSILON / 2 * (1 + DBL_EPSILON) * c;
+}
+
+/* D (not negative) as GNU's dtotimespec takes it: whole seconds, the
+ * nanoseconds rounded up; what time_t cannot hold is the largest. */
 static void seconds_to_timespec(double d, struct timespec *out)
 {
-	if (!(d < (double)TIME_T_MAX)) {
+	if (!(d < 1.0 + (double)TIME_T_MAX)) {
 		out->tv_sec = TIME_T_MAX;
 		out->tv_nsec = 999999999;
 		return;
 	}
-	double whole = floor(d);
-	double ns = ceil((d - whole) * 1e9);
+	time_t sec = (time_t)d;
+	double frac = 1e9 * (d - (double)sec);
+	long ns = (long)frac;
 
-	out->tv_sec = (time_t)whole;
-	out->tv_nsec = (long)ns;
-	if (out->tv_nsec >= 1000000000) {
-		out->tv_sec++;
-		out->tv_nsec -= 1000000000;
-	}
+	ns += ns < frac;
+	out->tv_sec = sec + ns / 1000000000;
+	out->tv_nsec = ns % 1000000000;
 }
 
 /* strtod returned 0 for [S, END): 1 if a digit of its mantissa was
@@ -97,51 +107,6 @@ static double strtod_locale(const char *s, const char *dp, size_t dplen,
 	return d;
 }
 
-/* A plain decimal ("10", "0.5", ".25"): with at most 15 significant
- * digits and 22 decimals, both the digits and the power of ten are exact
- * doubles, so one division rounds them to strtod's own correctly rounded
- * value.  It spares strtod (5 KiB of musl's code, on arm64 16 KiB with
- * the quad-precision arithmetic) from the pages every launch maps.
- * 1 with *D and *END as strtod's; 0 for anything else (a sign, spaces,
- * an exponent, hex, inf, nan, more digits), which strtod reads. */
-static int decimal_exact(const char *s, double *d, const char **end)
-{
-#if FLT_EVAL_METHOD == 0        /* x87's extended division rounds twice */
-	static const double p10[] = {
-		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
-	};
-	uint64_t m = 0;
-	int digits = 0, k = 0, point = 0, any = 0;
-	const char *p = s;
-
-	for (;; p++) {
-		if (*p == '.' && !point) {
-			point = 1;
-			continue;
-		}
-		if (*p < '0' || *p > '9')
-			break;
-		any = 1;
-		if ((m || *p != '0') && ++digits > 15)
-			return 0;
-		if (point && ++k > 22)
-			return 0;
-		m = m * 10 + (uint64_t)(*p - '0');
-	}
-	if (!any || *p == 'e' || *p == 'E' || *p == 'x' || *p == 'X')
-		return 0;
-	*d = (double)m / p10[k];
-	*end = p;
-	return 1;
-#else
-	(void)s;
-	(void)d;
-	(void)end;
-	return 0;
-#endif
-}
-
 /* The number at the start of S, read as GNU's cl_strtod does: in the
  * caller's locale, or in C where that reads further.  With musl, strtod
  * is C's; the locale is read only when C's reading leaves junk (a
@@ -153,9 +118,6 @@ static double strtod_cl(const char *s, const char **end)
 	double c;
 	size_t dplen;
 
-	if (decimal_exact(s, &c, end) &&
-	    (!**end || (!(*end)[1] && suffix_scale(**end))))
-		return c;
 	c = strtod(s, &c_end);
 	*end = c_end;
 	if (!*c_end || (!c_end[1] && suffix_scale(*c_end)) ||
@@ -168,46 +130,18 @@ static double strtod_cl(const char *s, const char **end)
 	return l;
 }
 
-/* Up to 9 decimal digits and at most one letter after them ("10",
- * "30s"): the common case, read without strtod, whose decimal path
- * wants 8 KiB of stack (two page faults of a fresh stack).  Any other
- * text goes to strtod, and strtod reads these the same. */
-static bool digits_only(const char *s, const char **end)
-{
-	const char *p = s;
-
-	while (*p >= '0' && *p <= '9' && p - s < 9)
-		p++;
-	if (p == s || (*p >= '0' && *p <= '9') || (*p && p[1]))
-		return false;
-	*end = p;
-	return true;
-}
-
 int duration_parse(const char *s, struct timespec *out)
 {
 	const char *end;
-	double d, scale;
+	double d = strtod_cl(s, &end), scale;
 
-	if (digits_only(s, &end)) {
-		d = 0;
-		for (const char *p = s; p < end; p++)
-			d = d * 10 + (*p - '0');
-	} else {
-		d = strtod_cl(s, &end);
-	}
-	/* Nonzero digits read as 0 asked for "some time": GNU 9.7 arms 1 ns,
-	 * and 9.11 refuses a negative one (-1e-400) as it refuses -1. */
-	int underflow = d == 0 ? underflow_sign(s, end) : 0;
-	if (end == s || !(d >= 0) || underflow < 0 ||
-	    (*end && end[1]) || !(scale = suffix_scale(*end))) {
+	d = bound_above(d, d == 0 ? underflow_sign(s, end) : 0);
+	if (end == s || !(d >= 0) || (*end && end[1]) ||
+	    !(scale = suffix_scale(*end))) {
 		errno = EINVAL;
 		return -1;
 	}
-	d *= scale;
-	seconds_to_timespec(d, out);
-	if ((d > 0 || underflow) && duration_is_zero(out))
-		out->tv_nsec = 1;
+	seconds_to_timespec(bound_above(d * scale, 0), out);
 	return 0;
 }
 

@@ -13,11 +13,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "logindefs.h"
+
 #define ANDROID_PATH "/product/bin:/apex/com.android.runtime/bin:" \
 	"/apex/com.android.art/bin:/system_ext/bin:/system/bin:/system/xbin:" \
 	"/odm/bin:/vendor/bin:/vendor/xbin"
 #define ROOT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 #define USER_PATH "/usr/local/bin:/usr/bin:/bin"
+/* util-linux su's own, where login.defs sets none (its pathnames.h). */
+#define UL_ROOT_PATH "/usr/local/sbin:/usr/local/bin:/sbin:/bin:/usr/sbin:/usr/bin"
+#define UL_USER_PATH "/usr/local/bin:/bin:/usr/bin"
 
 static bool on_android(void)
 {
@@ -29,6 +34,14 @@ const char *env_default_path(bool root)
 	if (on_android())
 		return root ? ANDROID_PATH ":/sbin:" ROOT_PATH : ANDROID_PATH ":" USER_PATH;
 	return root ? ROOT_PATH : USER_PATH;
+}
+
+char *env_login_path(bool root)
+{
+	if (on_android())
+		return logindefs_path(root, env_default_path(false),
+				      env_default_path(true));
+	return logindefs_path(root, UL_USER_PATH, UL_ROOT_PATH);
 }
 
 const char *env_default_shell(void)
@@ -244,6 +257,15 @@ static int env_add(struct env_table **t, const char *name, const char *value)
 	return e ? env_append(t, e) : -1;
 }
 
+static int env_add_login_path(struct env_table **t, bool root)
+{
+	char *path = env_login_path(root);
+	int rc = path ? env_add(t, "PATH", path) : -1;
+
+	free(path);
+	return rc;
+}
+
 /* HOME SHELL USER LOGNAME of the target. */
 static int env_target(struct env_table **t, const struct ident *id)
 {
@@ -271,8 +293,7 @@ static int env_fill(struct env_table **t, char *const *envp,
 		env_copy(*t, envp, id->user ? target : unnamed);
 		return env_target(t, id);
 	case ENV_LOGIN:
-		if (env_target(t, id) < 0 ||
-		    env_add(t, "PATH", env_default_path(root)) < 0)
+		if (env_target(t, id) < 0 || env_add_login_path(t, root) < 0)
 			return -1;
 		return env_keep_list(t, envp, whitelist);
 	case ENV_ANDROID:

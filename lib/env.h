@@ -11,7 +11,8 @@ enum env_mode {
 	ENV_INHERIT,    /* untouched (no -u) */
 	ENV_TARGET,     /* caller's, with HOME SHELL USER LOGNAME of the target
 			 * (HOME=/ and the default shell when unknown) */
-	ENV_LOGIN,      /* -l: only TERM + whitelist, then HOME SHELL USER LOGNAME PATH */
+	ENV_LOGIN,      /* -l: only TERM + whitelist, then HOME SHELL USER LOGNAME,
+			 * PATH (env_login_path) */
 	ENV_PRESERVE,   /* -p: everything kept */
 	ENV_ANDROID,    /* AOSP su: caller's, PATH reset, IFS unset */
 };
@@ -27,6 +28,12 @@ char **env_build(char *const *envp, const struct ident *id,
 /* The PATH leash gives the target: Android's directories first when
  * /system/bin/sh exists. ROOT selects the sbin-first variant. */
 const char *env_default_path(bool root);
+
+/* The PATH of a login (-l, su -): login.defs's (ENV_PATH, for ROOT
+ * ENV_SUPATH or ENV_ROOTPATH; /etc/default/su wins), as util-linux su
+ * reads it; where it sets none, util-linux's own default, or on Android
+ * env_default_path's.  Malloc'd, or NULL with errno. */
+char *env_login_path(bool root);
 
 /* The shell for a user without one: the first of /system/bin/sh,
  * /sbin/sh (recovery images) and /bin/sh that can be run. */

@@ -118,11 +118,28 @@ struct answer {
 	size_t len, cap;
 };
 
-/* Read FD to its end: 0, or -1 with ETIMEDOUT, EBADMSG (too long) or a
- * read or allocation error. */
-static int answer_read(struct answer *a, int fd, const struct timespec *deadline)
+/* Has PID exited?  Asked without reaping it (WNOWAIT): its pid, and so
+ * its process group, stay ours until the reap. */
+static bool has_exited(pid_t pid)
+{
+	siginfo_t si;
+
+	si.si_pid = 0;
+	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	       si.si_pid == pid;
+}
+
+/* Read FD, getent's output, until its end or getent's exit, whichever
+ * comes first: something it started may hold the pipe open after it
+ * (what is in the pipe then is all getent wrote).  Its exit is looked
+ * for whenever the pipe is quiet a while, from 1 ms to 64 ms.  0, or -1
+ * with ETIMEDOUT, EBADMSG (too long) or a read or allocation error. */
+static int answer_read(struct answer *a, int fd, pid_t pid,
+		       const struct timespec *deadline)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
+	long quiet_ms = 1;
+	bool exited = false;
 
 	for (;;) {
 		if (a->cap - a->len < 2) {
@@ -134,10 +151,18 @@ static int answer_read(struct answer *a, int fd, const struct timespec *deadline
 			a->buf = b;
 			a->cap = cap;
 		}
-		int r = poll(&p, 1, (int)ms_left(deadline));
-		if (r == 0) {
+		long left = ms_left(deadline);
+		int r = poll(&p, 1, exited ? 0 : (int)(left < quiet_ms ? left : quiet_ms));
+		if (r == 0 && exited)
+			return 0;
+		if (r == 0 && left == 0) {
 			errno = ETIMEDOUT;
 			return -1;
+		}
+		if (r == 0) {
+			exited = has_exited(pid);
+			quiet_ms = quiet_ms < 64 ? 2 * quiet_ms : 64;
+			continue;
 		}
 		if (r < 0 && errno != EINTR)
 			return -1;
@@ -154,19 +179,14 @@ static int answer_read(struct answer *a, int fd, const struct timespec *deadline
 	}
 }
 
-/* Wait for PID until DEADLINE.  getent exits as it closes its output,
- * so the first or second look mostly finds it gone. */
-static int reap_by(pid_t pid, int *status, const struct timespec *deadline)
+/* Wait for PID's exit until DEADLINE, without reaping it.  getent exits
+ * as it closes its output, so the first or second look mostly finds it
+ * gone.  0, or -1 with ETIMEDOUT. */
+static int exit_by(pid_t pid, const struct timespec *deadline)
 {
 	struct timespec pause = { 0, 200000 };
 
-	for (;;) {
-		pid_t r = waitpid(pid, status, WNOHANG);
-
-		if (r == pid)
-			return 0;
-		if (r < 0 && errno != EINTR)
-			return -1;
+	while (!has_exited(pid)) {
 		if (ms_left(deadline) == 0) {
 			errno = ETIMEDOUT;
 			return -1;
@@ -175,6 +195,7 @@ static int reap_by(pid_t pid, int *status, const struct timespec *deadline)
 		if (pause.tv_nsec < 10000000)
 			pause.tv_nsec *= 2;
 	}
+	return 0;
 }
 
 /* SIGKILL cannot be caught: the wait after it is short. */
@@ -218,11 +239,16 @@ static int query_run(struct answer *a, const char *db, const char *key)
 	if (pid == 0)
 		child_exec(fd[1], parent, db, key);
 	close(fd[1]);
-	if (answer_read(a, fd[0], &deadline) < 0 ||
-	    reap_by(pid, &status, &deadline) < 0) {
+	if (answer_read(a, fd[0], pid, &deadline) < 0 ||
+	    exit_by(pid, &deadline) < 0) {
 		err = errno;
 		kill_reap(pid);
 	} else {
+		/* What getent left in its group (what may hold the pipe)
+		 * ends with it: unreaped, its pid still names the group. */
+		kill(-pid, SIGKILL);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
 		err = exit_errno(status);
 	}
 	close(fd[0]);

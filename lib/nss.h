@@ -26,8 +26,10 @@ bool nss_available(void);
 
 /* Run `getent DB -- KEY` with a clean environment (PATH only), stdin
  * /dev/null, stderr discarded, no other descriptor, default signals, in
- * / and a process group of its own, for at most NSS_TIMEOUT_MS; *OUT is its output,
- * NUL-terminated and malloc'd.  -1 with errno: ENOENT (no getent, or it
+ * / and a process group of its own, for at most NSS_TIMEOUT_MS; *OUT is
+ * what it wrote by its exit (something it started may hold the pipe
+ * open: what is left in its group is killed then), NUL-terminated and
+ * malloc'd.  -1 with errno: ENOENT (no getent, or it
  * knows no such key: exit 2), ETIMEDOUT (killed at the deadline),
  * EBADMSG (more than NSS_ANSWER_MAX bytes), EPROTO (getent failed
  * otherwise), or the error of pipe, fork ... */

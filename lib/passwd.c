@@ -226,23 +226,12 @@ struct pw_query {
 	struct pwent *pw;
 };
 
-/* Does LINE start, after the white space glibc skips, with NAME and a
- * colon?  Every line of another name is passed over unparsed. */
-static bool named(const char *line, const char *name)
-{
-	size_t len = strlen(name);
-
-	while (is_space(*line))
-		line++;
-	return !strncmp(line, name, len) && line[len] == ':';
-}
-
 static int pw_match(char *line, void *ctx)
 {
 	struct pw_query *q = ctx;
 	struct pwline e;
 
-	if ((q->name && !q->any && !named(line, q->name)) || !pw_parse(line, &e))
+	if (!pw_parse(line, &e))
 		return 0;
 	/* getent's answer: any entry with a name; a file: the one asked. */
 	if (q->any ? !*e.name : q->name ? strcmp(e.name, q->name) != 0
@@ -388,18 +377,6 @@ static int gl_add(struct gl_query *q, gid_t gid)
 	return 0;
 }
 
-/* Is WORD (not empty) anywhere in S?  (musl's strstr wants 2 KiB of
- * stack.) */
-static bool contains(const char *s, const char *word)
-{
-	size_t len = strlen(word);
-
-	for (; (s = strchr(s, *word)); s++)
-		if (!strncmp(s, word, len))
-			return true;
-	return false;
-}
-
 /* Unlike glibc's files initgroups, which parses every line as a group,
  * comments and compat lines grant nothing here (see gr_parse). */
 static int gl_match(char *line, void *ctx)
@@ -408,10 +385,7 @@ static int gl_match(char *line, void *ctx)
 	char *name, *members;
 	uint32_t gid;
 
-	/* A line without the name anywhere cannot list it: most lines
-	 * are passed over unparsed. */
-	if (!contains(line, q->user) ||
-	    !gr_parse(line, &name, &gid, &members) || !is_member(members, q->user))
+	if (!gr_parse(line, &name, &gid, &members) || !is_member(members, q->user))
 		return 0;
 	return gl_add(q, (gid_t)gid);
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "sigdie.h"
+#include "sigraw.h"
 
 /* End as the command ended, so leash sees its status as the command's. */
 static _Noreturn void monitor_exit(int status)
@@ -46,9 +47,10 @@ static _Noreturn void ptymon_run(pid_t cmd, int tty)
 	int status;
 
 	/* Everything blocked: Linux never discards a blocked signal, even
-	 * one the caller left ignored, so each is taken here. */
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, NULL);
+	 * one the caller left ignored, so each is taken here (libc's own
+	 * 32-34 too: leash may send them, sigraw.h). */
+	sigraw_fill(&all);
+	sigraw_mask(SIG_SETMASK, &all, NULL);
 	/* Also in the command; whichever runs first, it is done. */
 	setpgid(cmd, cmd);
 	for (;;) {

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /* sigign: is a signal ignored?  Asked when one arrives, not for every
  * signal at start (a /proc/self/status read, about 11 us, or about 60
- * sigaction calls, each launch, for signals that almost never come). */
+ * sigaction calls, each launch, for signals that almost never come).
+ * Through the kernel's call: libc's sigaction refuses the signals it
+ * keeps for itself (sigraw.h). */
 #include "sigign.h"
 
 #include <fcntl.h>
@@ -11,11 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sigraw.h"
+
 bool sigign_is(int sig)
 {
-	struct sigaction sa;
-
-	return sigaction(sig, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN;
+	return sigraw_ignored(sig);
 }
 
 /* The hex mask after "KEY:\t" in a /proc/PID/status text, or NULL. */

@@ -24,6 +24,7 @@
 #include "duration.h"
 #include "signals.h"
 #include "sigign.h"
+#include "sigraw.h"
 #include "timer.h"
 #include "wake.h"
 
@@ -49,17 +50,17 @@ static bool must_handle(int sig, int term_signal)
 
 /* Every signal leash may forward is blocked and read from the signalfd;
  * one the caller ignored is dropped when it comes (on_signals), which is
- * what the kernel did to it before it was blocked. */
+ * what the kernel did to it before it was blocked.  The kernel's calls
+ * (sigraw.h): libc's refuse the numbers it keeps, and -s 34 is glibc's
+ * RTMIN. */
 static void handle(struct sigstate *ss, int sig, int term_signal)
 {
-	struct sigaction dfl = { .sa_handler = SIG_DFL };
-
 	/* Default, not ignored: the command gets it that way too (at exec
 	 * a disposition is the default or SIG_IGN, so this changes only an
 	 * ignored one). */
 	if (must_handle(sig, term_signal))
-		sigaction(sig, &dfl, NULL);
-	sigaddset(&ss->handled, sig);
+		sigraw_default(sig);
+	sigraw_add(&ss->handled, sig);
 }
 
 int supervise_prepare(const struct plan *plan, struct sigstate *ss)
@@ -82,7 +83,8 @@ int supervise_prepare(const struct plan *plan, struct sigstate *ss)
 	sigemptyset(&ss->handled);
 	for (size_t i = 0; i < sizeof term_signals / sizeof *term_signals; i++)
 		handle(ss, term_signals[i], plan->term_signal);
-	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+	/* The real-time signals as GNU on glibc has them, from 34. */
+	for (int sig = SIGRAW_RTMIN; sig <= SIGRTMAX; sig++)
 		handle(ss, sig, plan->term_signal);
 	if (!sigismember(&ss->handled, plan->term_signal))
 		handle(ss, plan->term_signal, plan->term_signal);
@@ -93,7 +95,7 @@ int supervise_prepare(const struct plan *plan, struct sigstate *ss)
 	sigaddset(&ss->handled, SIGCHLD);
 	/* Signals ignored at start stay ignored for the command (inherited)
 	 * and are not forwarded (on_signals): nohup keeps working. */
-	return sigprocmask(SIG_BLOCK, &ss->handled, &ss->orig_mask);
+	return sigraw_mask(SIG_BLOCK, &ss->handled, &ss->orig_mask);
 }
 
 int supervise_watch_terminal(struct sigstate *ss)
@@ -171,11 +173,14 @@ static bool group_of(const struct watch *w, pid_t *to)
 }
 
 /* kill(0, SIG) reaches leash too: the signalfd drops it (sent by us), and
- * later arrivals of SIG are dropped as GNU's SIG_IGN drops them. */
+ * later arrivals of SIG are dropped as GNU's SIG_IGN drops them.  Not
+ * before the waiter thread blocks it (waiter_settle). */
 static void to_group(struct watch *w, pid_t to, int sig)
 {
-	if (to == 0)
-		sigaddset(&w->to_group, sig);
+	if (to == 0) {
+		sigraw_add(&w->to_group, sig);
+		waiter_settle(&w->waiter);
+	}
 	kill(to, sig);
 }
 

@@ -44,6 +44,7 @@ static void *waiter_thread(void *arg)
 	siginfo_t si;
 	uint64_t one = 1;
 
+	sigthread_enter(&w->sig);
 	while (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOWAIT) < 0 &&
 	       errno == EINTR)
 		;
@@ -74,13 +75,15 @@ static int waiter_start_thread(struct waiter *w)
 	w->fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (w->fd < 0)
 		return -1;
-	/* The thread inherits the caller's mask, in which supervise_prepare
-	 * blocked every signal leash handles: they stay pending for the
-	 * main thread's signalfd, so no extra masking is needed here. */
+	/* The thread blocks what the caller blocked (supervise_prepare:
+	 * every signal leash handles), so that each stays pending for the
+	 * main thread's signalfd; sigthread keeps the libc's own ones so. */
+	sigthread_before(&w->sig);
 	pthread_attr_init(&attr);
 	pthread_attr_setstack(&attr, waiter_stack, sizeof waiter_stack);
 	err = pthread_create(&last_thread, &attr, waiter_thread, w);
 	pthread_attr_destroy(&attr);
+	sigthread_after(&w->sig, err == 0);
 	if (err) {
 		close(w->fd);
 		w->fd = -1;
@@ -111,6 +114,12 @@ int waiter_start(struct waiter *w, enum waiter_kind kind, pid_t pid)
 		return 0;
 	w->kind = WAITER_POLL;
 	return -1;
+}
+
+void waiter_settle(struct waiter *w)
+{
+	if (w->kind == WAITER_THREAD)
+		sigthread_settle(&w->sig);
 }
 
 int waiter_interval_ms(const struct waiter *w)

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "sigthread.h"
+
 enum waiter_kind { WAITER_THREAD, WAITER_PIDFD, WAITER_POLL };
 
 struct waiter {
@@ -16,6 +18,7 @@ struct waiter {
 	pid_t pid;
 	int fd;                 /* readable once the child exited; -1 for poll */
 	bool exited;            /* known to have exited */
+	struct sigthread sig;   /* the thread's mask, the caller's */
 };
 
 /* LEASH_WAIT=thread|pidfd|poll, default thread.  -1/EINVAL otherwise. */
@@ -25,6 +28,10 @@ int waiter_kind_from_env(enum waiter_kind *kind);
  * to polling by itself: -1 with errno then (the watch works all the
  * same), 0 when KIND is in use. */
 int waiter_start(struct waiter *w, enum waiter_kind kind, pid_t pid);
+
+/* Return once no thread of the waiter can take a signal the caller
+ * blocked when it started it: before leash signals its own group. */
+void waiter_settle(struct waiter *w);
 
 /* Poll timeout cap in ms for the strategy (-1: none). */
 int waiter_interval_ms(const struct waiter *w);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../lib/clone3.c"
+#include "../lib/sigraw.c"
 
 static volatile int shared = 1;
 

@@ -274,7 +274,7 @@ probe_as() {
 	assert_key env:USER "$U_NAME"
 	assert_key env:LOGNAME "$U_NAME"
 	assert_key env:SHELL /bin/sh
-	assert_key env:PATH /usr/local/bin:/usr/bin:/bin
+	assert_key env:PATH "$(login_path "$U_NAME")"
 	assert_key cwd "$U_HOME"
 	[[ -z $(probe_get env:FOO) && -z $(probe_get env:IFS) ]]
 	[[ $(grep -c '^env:' <<<"$output") == 7 ]]
@@ -283,9 +283,9 @@ probe_as() {
 	assert_key env:HOME "$U_HOME"
 }
 
-@test "environment, -l as root: PATH with the sbin directories" {
+@test "environment, -l as root: PATH with the sbin directories (login.defs's ENV_SUPATH, as su -)" {
 	probe_as -u root -l
-	assert_key env:PATH /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+	assert_key env:PATH "$(login_path root)"
 	assert_key cwd /root
 }
 

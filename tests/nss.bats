@@ -204,6 +204,20 @@ need_ns() {
 	assert_no_leftovers
 }
 
+@test "nss: what getent started and left holding its output ends the read at getent's exit, not the deadline, and is killed with getent's group (issue 22)" {
+	need_check
+	answer passwd u1 "echo 'u1:x:5001:5001::/:'; \"$NSS_DIR/probe\" -q -m $MARK -s 1000 &"
+	BOUND=20 run bounded "$CHECK" "$NSS_DIR/getent" passwd u1
+	assert_status 0
+	[[ ${lines[0]} == name=u1 && ${lines[1]} == uid=5001 ]]
+	assert_no_leftovers
+	# Its exit status still counts: 2 is no such name.
+	answer passwd u2 "\"$NSS_DIR/probe\" -q -m $MARK -s 1000 & exit 2"
+	BOUND=20 run bounded "$CHECK" "$NSS_DIR/getent" passwd u2
+	assert_output "error=ENOENT"
+	assert_no_leftovers
+}
+
 @test "nss: numbers are never asked (getent would look \" 5\" up as uid 5)" {
 	need_check
 	local k

@@ -144,9 +144,80 @@ fi
 		assert_key env:HOME "$U_HOME"
 		assert_key env:SHELL "$U_PROBE"
 		assert_key env:USER "$U_NAME"
-		assert_key env:PATH /usr/local/bin:/usr/bin:/bin
+		assert_key env:PATH "$(login_path "$U_NAME")"
 		[[ -z $(probe_get env:FOO) ]]
 	done
+}
+
+@test "su -: PATH from login.defs (ENV_PATH, ENV_SUPATH for root, shadow's PATH= taken off), as util-linux su (issue 22)" {
+	local defs=$'ENV_SUPATH\tPATH=/leash/root:/usr/sbin:/usr/bin:/bin\nENV_PATH\tPATH=/leash/user:/usr/bin:/bin'
+	run in_login_defs "$defs" '' su - "$U_NAME" -s "$U_PROBE" -- -k env:PATH
+	assert_status 0
+	assert_output /leash/user:/usr/bin:/bin
+	run in_login_defs "$defs" '' su - root -s "$U_PROBE" -- -k env:PATH
+	assert_output /leash/root:/usr/sbin:/usr/bin:/bin
+	run in_login_defs "$defs" '' "$LEASH" -u "$U_NAME" -l -- "$U_PROBE" -k env:PATH
+	assert_output /leash/user:/usr/bin:/bin
+	run in_login_defs "$defs" '' "$LEASH" -u root -l -- "$U_PROBE" -k env:PATH
+	assert_output /leash/root:/usr/sbin:/usr/bin:/bin
+}
+
+# The PATH of `su - NAME` where login.defs is DEFS (and /etc/default/su
+# SU), through SU_BIN; printenv is the shell, PATH its operand.
+su_path() {
+	in_login_defs "$1" "$2" "$3" -s /usr/bin/printenv - "$4" PATH 2>/dev/null
+}
+
+@test "su -: login.defs read line by line as util-linux su reads it (names in any case, '#', quotes, the last line, no setting)" {
+	local -a defs=(
+		''
+		$'ENV_PATH /leash/x\nENV_SUPATH PATH='
+		$'ENV_PATH PATH="/leash/a:/leash/b"\nENV_SUPATH PATH=/leash/s\nENV_ROOTPATH /leash/r'
+		$'env_path   = "/leash/c" # comment\nENV_SUPATH\nENV_ROOTPATH /leash/r'
+		$'ENV_PATH PATHX=/leash/d\nENV_SUPATH /leash/q=PATH'
+		$'ENV_PATH PATH=\nENV_PATH /leash/first\nENV_SUPATH PATH="'
+		$'  ENV_PATH\t/leash/ws  \t\n#ENV_SUPATH /leash/no\nENV_SUPATH /leash/yes#c'
+		$'ENV_SUPATH PATH=/leash/su\nENV_ROOTPATH /leash/never'
+		$'ENV_ROOTPATH=/leash/rootpath'
+	)
+	local -a want=(
+		'/usr/local/bin:/bin:/usr/bin|/usr/local/sbin:/usr/local/bin:/sbin:/bin:/usr/sbin:/usr/bin'
+		'/leash/x|PATH='
+		'/leash/a:/leash/b|/leash/s'
+		'/leash/c|'
+		'/leash/d|/leash/q=PATH'
+		'/leash/first|PATH='
+		'/leash/ws|/leash/yes'
+		'/usr/local/bin:/bin:/usr/bin|/leash/su'
+		'/usr/local/bin:/bin:/usr/bin|/leash/rootpath'
+	)
+	local i ul got
+	ul=$(util_linux_su)
+	for i in "${!defs[@]}"; do
+		echo "login.defs: [${defs[i]}]" >&2
+		got="$(su_path "${defs[i]}" '' su "$U_NAME")|$(su_path "${defs[i]}" '' su root)"
+		[ "$got" = "${want[i]}" ]
+		# The anchor, where it is here, reads them alike.
+		[[ -z $ul ]] ||
+			[ "$(su_path "${defs[i]}" '' "$ul" "$U_NAME")|$(su_path "${defs[i]}" '' "$ul" root)" = "$got" ]
+	done
+}
+
+@test "su: /etc/default/su wins over login.defs; its ALWAYS_SET_PATH sets the login's PATH without - too (util-linux)" {
+	local defs=$'ENV_PATH /leash/defs\nALWAYS_SET_PATH no' \
+		su=$'ENV_PATH PATH=/leash/default-su\nalways_set_path Yes\nENV_SUPATH /leash/su-root'
+	run in_login_defs "$defs" "$su" su - "$U_NAME" -s "$U_PROBE" -- -k env:PATH
+	assert_output /leash/default-su
+	PATH=/leash/caller:$PATH run in_login_defs "$defs" "$su" su "$U_NAME" -c "$U_PROBE -k env:PATH"
+	assert_output /leash/default-su
+	PATH=/leash/caller:$PATH run in_login_defs "$defs" "$su" su root -c "$U_PROBE -k env:PATH"
+	assert_output /leash/su-root
+	# -m keeps the caller's PATH.
+	PATH=/leash/caller:$PATH run in_login_defs "$defs" "$su" su -m "$U_NAME" -c "$U_PROBE -k env:PATH"
+	[[ $output == /leash/caller:* ]]
+	# Without ALWAYS_SET_PATH su keeps it too.
+	PATH=/leash/caller:$PATH run in_login_defs "$defs" '' su "$U_NAME" -c "$U_PROBE -k env:PATH"
+	[[ $output == /leash/caller:* ]]
 }
 
 @test "-l with -p: the warning, and the login wins" {

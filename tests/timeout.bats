@@ -188,6 +188,45 @@ timeout: sending signal KILL to command 'probe'" ]
 	[ "$stderr" = "timeout: sending signal RTMIN+6 to command 'sleep'" ]
 }
 
+# rt_number NAME: the number of a real-time signal as glibc numbers it.
+rt_number() {
+	case $1 in
+	RTMIN) echo 34 ;; RTMAX) echo 64 ;;
+	RTMIN+*) echo $((34 + ${1#RTMIN+})) ;; RTMAX-*) echo $((64 - ${1#RTMAX-})) ;;
+	*) echo "$1" ;;
+	esac
+}
+
+@test "-s: every real-time signal (32..64, RTMIN..RTMAX) ends the command, not timeout: 124, or the command's 128+N (issue 22)" {
+	# musl keeps 32-34 for itself: its sigprocmask and sigaction refuse
+	# them, and leash died of the signal it sent its own group (162).
+	local s n
+	for s in {32..64} RTMIN RTMAX RTMIN+1 RTMAX-1 RTMIN+15 RTMAX-14; do
+		n=$(rt_number "$s")
+		# glibc keeps 32 and 33: GNU 9.1 refuses them, 9.5 and later
+		# die of them (sigaction refuses them there).
+		if host_mode && ((n < 34)); then continue; fi
+		echo "-s $s" >&2
+		run "$PROBE" -W -T 20 -d "$DFL_SIGS" -- timeout -s "$s" 0.05 sleep 10
+		[ "${lines[0]}" = status=exit:124 ]
+		run "$PROBE" -W -T 20 -d "$DFL_SIGS" -- timeout --preserve-status -s "$s" 0.05 sleep 10
+		[ "${lines[0]}" = "status=exit:$((128 + n))" ]
+	done
+}
+
+@test "-s: a real-time signal sent to timeout reaches the command, 34 (glibc's RTMIN) too (GNU 9.10)" {
+	need_gnu 9.10
+	local n
+	# Once the command runs: with musl, a 34 that comes while leash
+	# starts its waiter thread is dropped (man page, BUGS).
+	for n in 34 35 50 64; do
+		echo "signal $n" >&2
+		run "$PROBE" -W -T 20 -d "$DFL_SIGS" -- timeout 10 bash -c \
+			"trap 'exit 3' $n; sleep 0.3; kill -$n \$PPID; sleep 10 & wait"
+		[ "${lines[0]}" = status=exit:3 ]
+	done
+}
+
 @test "-s 0 and EXIT: a time-out that sends no signal" {
 	run bounded timeout -s 0 0.1 probe -s 0.4 -q
 	assert_status 124
@@ -295,6 +334,19 @@ timeout: sending signal KILL to command 'probe'" ]
 	done
 	run bounded timeout 0x1p+2 probe -s 0.2 -q
 	assert_status 0
+}
+
+@test "duration: a number may end in its decimal point (1., 5.s, 2.m), as strtod reads it" {
+	# Issue 22 item 1: a fast path took "1." for 1 and a suffix.
+	run timeout 1. sh -c 'exit 4'
+	assert_status 4
+	run timeout 5.s sh -c 'exit 4'
+	assert_status 4
+	run timeout -k 1. 2.m sh -c 'exit 4'
+	assert_status 4
+	run -- timeout 0. probe -s 0.2 -x 3 -q
+	assert_status 3
+	refused_durations 1.. 0.1. 1.x 1.e .
 }
 
 @test "duration: inf and huge values mean no limit" {

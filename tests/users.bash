@@ -190,3 +190,56 @@ assert_key_private() {
 		return 1
 	fi
 }
+
+# in_login_defs DEFS SU CMD...: CMD in a private mount namespace where
+# /etc/login.defs holds the text DEFS and, unless SU is empty,
+# /etc/default/su holds SU (on a tmpfs over /etc/default); the host's
+# files are never touched.
+in_login_defs() {
+	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	[[ -f /etc/login.defs ]] || skip "no /etc/login.defs to bind over"
+	printf '%s\n' "$1" >"$BATS_TEST_TMPDIR/login.defs"
+	rm -f "$BATS_TEST_TMPDIR/default.su"
+	[[ -z $2 ]] || printf '%s\n' "$2" >"$BATS_TEST_TMPDIR/default.su"
+	shift 2
+	unshare -m --propagation private bash -c '
+		mount --bind "$1/login.defs" /etc/login.defs || exit 99
+		if [[ -f $1/default.su ]]; then
+			mount -t tmpfs tmpfs /etc/default &&
+				cp "$1/default.su" /etc/default/su || exit 99
+		fi
+		shift
+		exec "$@"' _ "$BATS_TEST_TMPDIR" "$@"
+}
+
+# util_linux_su: the path of util-linux su(1), or nothing.
+util_linux_su() {
+	local s
+	for s in /bin/su /usr/bin/su; do
+		if [[ -x $s ]] && "$s" --version 2>/dev/null | grep -q util-linux; then
+			printf '%s\n' "$s"
+			return
+		fi
+	done
+}
+
+# login_path NAME: the PATH a login of NAME gets here, from this
+# machine's login.defs, as util-linux su gives it (asked when it is
+# here): what leash -l and su - must give too.
+login_path() {
+	local ul
+	ul=$(util_linux_su)
+	if [[ -n $ul ]]; then
+		"$ul" -s /usr/bin/printenv - "$1" PATH 2>/dev/null
+		return
+	fi
+	# Without it: the plain form of the setting, or util-linux's default.
+	awk -v root="$([[ $1 == root ]] && echo 1)" '
+		{ sub(/#.*/, "") }
+		toupper($1) == (root ? "ENV_SUPATH" : "ENV_PATH") { v = $2 }
+		END {
+			sub(/^PATH=/, "", v)
+			if (v == "") v = root ? "/usr/local/sbin:/usr/local/bin:/sbin:/bin:/usr/sbin:/usr/bin" : "/usr/local/bin:/bin:/usr/bin"
+			print v
+		}' /etc/login.defs 2>/dev/null
+}

@@ -78,8 +78,12 @@ static void check_login(char *const *out, const struct ident *id,
 		if (!fuzz_skip("whitelist-eq"))
 			FUZZ_ASSERT(!has_var(out + i + 1, out[i], len));
 	}
-	check_all(out, "PATH", env_default_path(id->have_uid ? id->uid == 0 :
-						getuid() == 0));
+	/* The login's PATH, from this machine's login.defs. */
+	char *path = env_login_path(id->have_uid ? id->uid == 0 : getuid() == 0);
+
+	FUZZ_ASSERT(path != NULL);
+	check_all(out, "PATH", path);
+	free(path);
 }
 
 static void check(char *const *in, char *const *out, const struct ident *id,

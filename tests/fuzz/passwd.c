@@ -1,10 +1,17 @@
 /* SPDX-License-Identifier: ISC */
 /* fuzz passwd: /etc/passwd and /etc/group as the input says (bound over
  * the real files in a private mount namespace), looked up by name, by
- * uid and for the group list.  Input: one length byte and the name
- * asked for, two length bytes (big-endian) and the passwd file, the
- * rest is the group file. */
+ * uid and for the group list, each against glibc's own reading of the
+ * same file (fgetpwent, fgetgrent: the parser of its files backend),
+ * the lookup as nss_files makes it (the first entry, never a +/- compat
+ * one).  passwd.c has no fast path left (issue 22: the ones that passed
+ * lines over unparsed saved nothing measurable).  Input: one length byte
+ * and the name asked for, two length bytes (big-endian) and the passwd
+ * file, the rest is the group file. */
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +45,99 @@ static uid_t uid_of(const char *q)
 	return h % 70000;
 }
 
+static int is_compat(const char *name)
+{
+	return name[0] == '+' || name[0] == '-';
+}
+
+/* glibc's answer for NAME (or UID when NAME is NULL), as nss_files
+ * gives it: NULL when none. */
+static struct passwd *glibc_pw(const char *name, uid_t uid)
+{
+	FILE *f = fopen(PASSWD_FILE, "re");
+	struct passwd *p = NULL;
+
+	if (!f)
+		return NULL;
+	while ((p = fgetpwent(f)) &&
+	       (is_compat(p->pw_name) ||
+		(name ? strcmp(p->pw_name, name) : p->pw_uid != uid)))
+		;
+	fclose(f);
+	return p;
+}
+
+/* passwd.c's answer RC/PW against glibc's (skip: glibc-passwd). */
+static void same_pw(int rc, const struct pwent *pw, const struct passwd *g)
+{
+	if (fuzz_skip("glibc-passwd"))
+		return;
+	FUZZ_ASSERT((rc == 0) == (g != NULL));
+	if (rc < 0)
+		return;
+	FUZZ_ASSERT(!strcmp(pw->name, g->pw_name));
+	FUZZ_ASSERT(pw->uid == g->pw_uid && pw->gid == g->pw_gid);
+	FUZZ_ASSERT(!strcmp(pw->dir, g->pw_dir) && !strcmp(pw->shell, g->pw_shell));
+}
+
+/* glibc's gid of group NAME, and the groups listing USER (each once,
+ * PRIMARY among them), as initgroups(3) would take them from the
+ * entries glibc reads (compat lines aside). */
+static int glibc_gr(const char *name, gid_t *gid)
+{
+	FILE *f = fopen(GROUP_FILE, "re");
+	struct group *g;
+
+	if (!f)
+		return -1;
+	while ((g = fgetgrent(f)) && (is_compat(g->gr_name) || strcmp(g->gr_name, name)))
+		;
+	if (g)
+		*gid = g->gr_gid;
+	fclose(f);
+	return g ? 0 : -1;
+}
+
+static int listed(char **mem, const char *user)
+{
+	for (; *mem; mem++)
+		if (!strcmp(*mem, user))
+			return 1;
+	return 0;
+}
+
+/* Is GID in leash's list G of N? */
+static int has_gid(const gid_t *g, size_t n, gid_t gid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (g[i] == gid)
+			return 1;
+	return 0;
+}
+
+static void same_groups(const char *user, gid_t primary, const gid_t *g, size_t n)
+{
+	FILE *f = fopen(GROUP_FILE, "re");
+	struct group *e;
+	size_t seen = 1;
+
+	if (!f || fuzz_skip("glibc-group")) {
+		if (f)
+			fclose(f);
+		return;
+	}
+	FUZZ_ASSERT(has_gid(g, n, primary));
+	/* Every group glibc lists USER in is in leash's list... */
+	while ((e = fgetgrent(f)))
+		if (!is_compat(e->gr_name) && *user && listed(e->gr_mem, user)) {
+			FUZZ_ASSERT(has_gid(g, n, e->gr_gid));
+			seen++;
+		}
+	fclose(f);
+	/* ...and leash lists no other (duplicates counted above). */
+	FUZZ_ASSERT(n <= seen);
+}
+
 static void check_pwent(const struct pwent *pw)
 {
 	FUZZ_ASSERT(pw->name && pw->dir && pw->shell);
@@ -64,6 +164,7 @@ static void check_groups(const char *q, gid_t primary, size_t max)
 		found |= g[i] == primary;
 	}
 	FUZZ_ASSERT(found);
+	same_groups(q, primary, g, n);
 	free(g);
 }
 
@@ -83,7 +184,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_put(fd[0], data, plen);
 	fuzz_put(fd[1], data + plen, size - plen);
 
-	if (passwd_by_name(q, &pw) == 0) {
+	int rc = passwd_by_name(q, &pw);
+
+	same_pw(rc, &pw, is_compat(q) ? NULL : glibc_pw(q, 0));
+	if (rc == 0) {
 		check_pwent(&pw);
 		FUZZ_ASSERT(strcmp(pw.name, q) == 0);
 		primary = pw.gid;
@@ -91,15 +195,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		FUZZ_ASSERT(errno == ENOENT || errno == ENOMEM);
 	}
-	if (passwd_by_uid(uid, &pw) == 0) {
+	rc = passwd_by_uid(uid, &pw);
+	same_pw(rc, &pw, glibc_pw(NULL, uid));
+	if (rc == 0) {
 		check_pwent(&pw);
 		FUZZ_ASSERT(pw.uid == uid);
 		pwent_free(&pw);
 	} else {
 		FUZZ_ASSERT(errno == ENOENT || errno == ENOMEM);
 	}
-	if (group_by_name(q, &gid) < 0)
+	gid_t ggid;
+	rc = group_by_name(q, &gid);
+	if (rc < 0)
 		FUZZ_ASSERT(errno == ENOENT || errno == ENOMEM);
+	if (!fuzz_skip("glibc-group")) {
+		int grc = is_compat(q) ? -1 : glibc_gr(q, &ggid);
+		FUZZ_ASSERT((rc == 0) == (grc == 0));
+		FUZZ_ASSERT(rc < 0 || gid == ggid);
+	}
 	check_groups(q, primary, 65536);
 	check_groups(q, primary, 1 + uid % 8);      /* E2BIG too */
 	free(q);
