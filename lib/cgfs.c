@@ -222,23 +222,32 @@ int cgfs_rmdir(int at, const char *name, int ms)
 	return 0;
 }
 
-unsigned long long cgfs_starttime(pid_t pid)
+unsigned long long cgfs_proc_start(pid_t pid, char *state)
 {
 	char path[64], buf[1024], *p;
 	unsigned long long start = 0;
 
+	*state = '\0';
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
 	if (cgfs_read(AT_FDCWD, path, buf, sizeof buf) <= 0)
 		return 0;
 	/* The command name may hold spaces and parens: skip to the last ')'
-	 * then fields 3..21 to reach the start time (22). */
+	 * then the state (3) and fields 4..21 to reach the start time (22). */
 	p = strrchr(buf, ')');
 	if (!p || !p[1])
 		return 0;
 	p++;
+	*state = p[1];
 	for (int i = 0; i < 19 && p; i++)
 		p = strchr(p + 1, ' ');
 	if (p)
 		start = strtoull(p + 1, NULL, 10);
 	return start;
+}
+
+unsigned long long cgfs_starttime(pid_t pid)
+{
+	char state;
+
+	return cgfs_proc_start(pid, &state);
 }

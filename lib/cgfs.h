@@ -50,5 +50,8 @@ int cgfs_rmdir(int at, const char *name, int ms);
 
 /* Start time of PID (field 22 of /proc/PID/stat), 0 when it is gone. */
 unsigned long long cgfs_starttime(pid_t pid);
+/* The same, and its state letter (field 3: 'Z' for a zombie) in *STATE
+ * ('\0' when it is gone). */
+unsigned long long cgfs_proc_start(pid_t pid, char *state);
 
 #endif

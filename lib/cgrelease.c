@@ -21,16 +21,18 @@
  * after SIGKILL (only exiting tasks still pin the group). */
 static int cg_wait_ms;
 
-/* A leaf of an earlier launch whose creator is gone: its pid is dead, or
- * belongs to a process started after the leaf was made (pid reuse; the
- * start time in /proc counts clock ticks since boot, as CLOCK_BOOTTIME). */
+/* A leaf of an earlier launch whose creator is gone: its pid is dead
+ * (gone, or a zombie its parent has not reaped: a leash killed with
+ * SIGKILL), or belongs to a process started after the leaf was made
+ * (pid reuse; the start time in /proc counts clock ticks since boot, as
+ * CLOCK_BOOTTIME).  The name is run_<pid>_<stamp>, or run_<pid>_<stamp>_<k>
+ * when the first name was taken (cg_make_leaf). */
 static bool cg_leaf_stale(const char *name)
 {
 	unsigned long long stamp, start;
 	long hz = sysconf(_SC_CLK_TCK);
+	char *end, state;
 	int pid;
-
-	char *end;
 
 	/* By hand, not sscanf: scanf alone would add 4 KiB to leash. */
 	if (strncmp(name, "run_", 4))
@@ -39,10 +41,12 @@ static bool cg_leaf_stale(const char *name)
 	if (pid <= 0 || *end != '_')
 		return false;
 	stamp = strtoull(end + 1, &end, 10);
+	if (*end == '_' && end[1] >= '0' && end[1] <= '9')
+		strtoul(end + 1, &end, 10);
 	if (*end)
 		return false;
-	start = cgfs_starttime(pid);
-	if (!start)
+	start = cgfs_proc_start(pid, &state);
+	if (!start || state == 'Z' || state == 'X')
 		return true;
 	return hz > 0 && start * (1000000000ULL / (unsigned long long)hz) >
 			 stamp;

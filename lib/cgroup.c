@@ -198,6 +198,7 @@ int cg_make_leaf(struct cgroup_plan *cg)
 		(unsigned long long)cg->started.tv_nsec;
 	char name[80];
 	bool created;
+	int err;
 
 	for (int k = 0; k < CG_RETRIES; k++) {
 		char *end = cg_name(name, "run_", (unsigned)cg->self);
@@ -215,7 +216,11 @@ int cg_make_leaf(struct cgroup_plan *cg)
 		cg->leaf_fd = cgfs_dir(cg->uid_fd, name);
 		if (cg->leaf_fd >= 0)
 			return 0;
-		return errno == ENOENT ? CG_AGAIN : cg_fail(cg, errno, false,
+		err = errno;
+		/* Made by this call, so ours to remove (EMFILE, ENOMEM...):
+		 * a failed launch leaves no leaf behind. */
+		unlinkat(cg->uid_fd, name, AT_REMOVEDIR);
+		return err == ENOENT ? CG_AGAIN : cg_fail(cg, err, false,
 			NULL, "cannot open cgroup %s", diag_quote(cg->leaf));
 	}
 	return cg_fail(cg, EEXIST, false, NULL, "cannot create cgroup %s",

@@ -231,6 +231,66 @@ teardown() {
 	[[ -z $(leaves_of "$UA") ]]
 }
 
+@test "a leaf whose leash died of SIGKILL is swept by the next launch, even before leash is reaped" {
+	need_leaf
+	# The subshell becomes sleep, which never reaps leash: killed, leash
+	# stays a zombie, as under a parent busy elsewhere.
+	( "$LEASH" -u "$UA" -- sleep 60 &
+	  echo $! >"$TMP/leash"
+	  exec sleep 60 ) </dev/null >/dev/null 2>&1 3>&- &
+	track $!
+	wait_file "$TMP/leash"
+	lp=$(cat "$TMP/leash")
+	track "$lp"
+	for ((i = 0; i < 100; i++)); do
+		[[ -n $(leaves_of "$UA") ]] && break
+		sleep 0.05
+	done
+	old=$(leaves_of "$UA")
+	[[ $old == "run_${lp}_"* ]]
+	kill -KILL "$lp"
+	wait_gone "$lp" 5
+	# Its command dies with it (the death signal): the leaf empties.
+	for ((i = 0; i < 100; i++)); do
+		grep -qx 'populated 0' "$(leaf_parent "$UA")/$old/cgroup.events" && break
+		sleep 0.05
+	done
+	[[ $(proc_state "$lp") == Z ]]
+	run "$LEASH" -u "$UA" -- true
+	assert_status 0
+	[[ -z $(leaves_of "$UA") ]]
+}
+
+@test "a stale leaf with a second name's suffix is swept; another name is not" {
+	need_leaf
+	run "$LEASH" -u "$UA" -- true
+	assert_status 0
+	# A pid that is gone, and a stamp older than any process now.
+	sh -c 'echo $$ >"$1"' sh "$TMP/gone"
+	gone=$(cat "$TMP/gone")
+	lp=$(leaf_parent "$UA")
+	mkdir "$lp/run_${gone}_1_1" "$lp/run_${gone}_1_x"
+	run "$LEASH" -u "$UA" -- true
+	assert_status 0
+	[[ $(leaves_of "$UA") == "run_${gone}_1_x" ]]
+}
+
+@test "a launch short of descriptors leaves no leaf behind, first launch or steady" {
+	need_leaf
+	command -v prlimit >/dev/null || skip "no prlimit"
+	# Each limit fails the launch at another step: the leaf's open among
+	# them, on the fast path (groups there) and the full one (none yet).
+	for ((n = 3; n <= 16; n++)); do
+		for first in 1 0; do
+			[[ $first == 1 ]] && cg_remove_uid "$UA"
+			run prlimit --nofile="$n" "$LEASH" -u "$UA" -- true
+			echo "nofile $n, first $first: $status $output"
+			[[ $status == 0 || $status == 125 ]]
+			[[ -z $(leaves_of "$UA") ]]
+		done
+	done
+}
+
 # race_vandal [WRAPPER...]: 50 parallel launches (each run through
 # WRAPPER, e.g. nosys) against a loop removing and recreating groups.
 race_vandal() {
