@@ -124,7 +124,7 @@ $(B)/.flags: FORCE
 	@printf '%s\n' '$(subst ','\'',$(FLAGS_NOW))' | cmp -s - $@ || \
 		printf '%s\n' '$(subst ','\'',$(FLAGS_NOW))' >$@
 
-$(B)/leash: $(OBJS) $(LIBCAP_A) $(B)/.flags $(srcdir)/build-aux/hot.ld
+$(B)/leash: $(OBJS) $(LIBCAP_A) $(B)/.flags
 	@echo "  LD      $@"
 	$(Q)$(BUILD_CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@.tmp $(OBJS) $(BUILD_LIBCAP_LIBS) $(LIBS) $(LINK_TRACE)
 	$(Q)$(LINK_CHECK)

@@ -95,6 +95,11 @@ static void target(const char *key, const char *what, double limit,
 	const char *verdict = isnan(got) ? "n/a" : got <= limit ? "met" :
 			      "MISSED";
 
+	if (!strcmp(verdict, "MISSED") && !strcmp(unit, "KiB"))
+		/* A budget (memory, size): said where a run's end is read. */
+		fprintf(stderr, "bench: warning: %s is %.0f KiB, over its "
+			"budget of %g KiB\n", what, got, limit);
+
 	printf("  %-44s <= %-8g %10.*f %-4s %s\n", what, limit,
 	       strcmp(unit, "x") ? 0 : 3, got, unit, verdict);
 	json_obj(NULL);
@@ -127,8 +132,8 @@ void sec_targets(void)
 	       100, fig.exit_med_us, "us");
 	target("overshoot", "overshoot median at exit (thread, pidfd)",
 	       1000, fig.overshoot_med_us, "us");
-	target("rss", "supervisor Rss (worst strategy)", 128, fig.rss_kib,
-	       "KiB");
+	target("rss", "waiting leash -t Rss (worst strategy)", 160,
+	       fig.rss_kib, "KiB");
 	target("size", "stripped binary", 150, fig.size_kib, "KiB");
 	target("relay_vs_su", "pty relay time / su --pty's", 1.0,
 	       fig.relay_vs_su, "x");
