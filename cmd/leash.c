@@ -68,9 +68,6 @@ int main(int argc, char **argv)
 	return p->main(argc, argv);
 }
 
-/* cold, and its text an array, not a literal the linker could merge
- * a hot string into: it stays out of the pages every launch maps. */
-__attribute__((cold, noinline))
 static void leash_usage(void)
 {
 	static const char help[] =

@@ -40,9 +40,6 @@ extern char **environ;
 
 enum { SU_FAIL = 1 };
 
-/* cold, and its text an array, not a literal the linker could merge
- * a hot string into: it stays out of the pages every launch maps. */
-__attribute__((cold, noinline))
 static void su_usage(void)
 {
 	static const char help[] =

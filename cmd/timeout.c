@@ -7,9 +7,6 @@
 #include "diag.h"
 #include "parse.h"
 
-/* cold, and its text an array, not a literal the linker could merge
- * a hot string into: it stays out of the pages every launch maps. */
-__attribute__((cold, noinline))
 static void timeout_usage(const char *prog)
 {
 	printf("Usage: %s [OPTION]... DURATION COMMAND [ARG]...\n", prog);

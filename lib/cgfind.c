@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -15,10 +16,8 @@
 #include "mountinfo.h"
 
 /* --cgroup-root DIR: the hierarchy is whatever DIR (or its parent, when
- * DIR is still to be made) lives on.  Not inlined: its two paths would
- * add 8 KiB to cg_locate's frame, stack pages probed even without DIR. */
-static __attribute__((noinline)) int cg_locate_root(struct cgroup_plan *cg,
-						    const char *root)
+ * DIR is still to be made) lives on. */
+static int cg_locate_root(struct cgroup_plan *cg, const char *root)
 {
 	char parent[PATH_MAX], *slash;
 	const char *probe = root;
@@ -121,7 +120,7 @@ static int cg_locate_uids(struct cgroup_plan *cg,
 {
 	char name[32];
 
-	cg_name(name, "uid_", uid);
+	snprintf(name, sizeof name, "uid_%u", (unsigned)uid);
 	if (cg->version && cg_set(cg, CGROUP_CPU_UID, cg->cpu_top, name) < 0)
 		return -1;
 	if (cg->version == 2) {

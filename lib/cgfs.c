@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,11 +28,9 @@ int cgfs_dir(int at, const char *name)
 	return cgfs_open(at, name, O_PATH | O_DIRECTORY);
 }
 
-/* The syscall, not musl's faccessat: its frame keeps 1 KiB for the
- * AT_EACCESS emulation, a stack page more on the launch path. */
 int cgfs_exists(int at, const char *name)
 {
-	return (int)syscall(SYS_faccessat, at, name, F_OK);
+	return faccessat(at, name, F_OK, 0);
 }
 
 int cgfs_join(char *dst, size_t size, const char *a, const char *b)

@@ -14,26 +14,17 @@
 #include "cgfs.h"
 #include "diag.h"
 
-/* Apart, so that a quiet launch never enters (and the stack clash
- * protection never probes) the frame of the 4 KiB buffer. */
-static __attribute__((noinline)) void cg_vnote(const struct cgroup_plan *cg,
-					       const char *fmt, va_list ap)
-{
-	char buf[PATH_MAX + 256];
-
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	cg->note("%s", buf);
-}
-
 void cg_note(const struct cgroup_plan *cg, const char *fmt, ...)
 {
+	char buf[PATH_MAX + 256];
 	va_list ap;
 
 	if (!cg->verbose || !cg->note)
 		return;
 	va_start(ap, fmt);
-	cg_vnote(cg, fmt, ap);
+	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
+	cg->note("%s", buf);
 }
 
 /* Fill cg->msg: TEXT[: strerror(ERR)][ (HINT)]; -1 with errno = ERR. */
@@ -152,21 +143,4 @@ int cg_set(struct cgroup_plan *cg, enum cgroup_path id, const char *a,
 	}
 	dst[n] = '\0';
 	return 0;
-}
-
-/* PREFIX followed by the decimal V, at DST (room for 64 bytes); returns
- * the end.  Not snprintf: on the launch path its cost shows. */
-char *cg_name(char *dst, const char *prefix, unsigned long long v)
-{
-	char digits[24], *d = digits + sizeof digits;
-	size_t n = strlen(prefix);
-
-	memcpy(dst, prefix, n);
-	do
-		*--d = (char)('0' + v % 10);
-	while (v /= 10);
-	memcpy(dst + n, d, (size_t)(digits + sizeof digits - d));
-	n += (size_t)(digits + sizeof digits - d);
-	dst[n] = '\0';
-	return dst + n;
 }

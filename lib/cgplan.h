@@ -40,9 +40,6 @@ int cg_path(struct cgroup_plan *cg, char *dst, const char *a, const char *b);
 int cg_set(struct cgroup_plan *cg, enum cgroup_path id, const char *a,
 	   const char *b);
 void cg_paths_clear(struct cgroup_plan *cg);
-/* PREFIX followed by the decimal V, at DST (room for 64 bytes); returns
- * the end. */
-char *cg_name(char *dst, const char *prefix, unsigned long long v);
 
 /* The last component of our leaf's path. */
 static inline const char *cg_leaf_name(const struct cgroup_plan *cg)

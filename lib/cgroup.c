@@ -201,11 +201,11 @@ int cg_make_leaf(struct cgroup_plan *cg)
 	int err;
 
 	for (int k = 0; k < CG_RETRIES; k++) {
-		char *end = cg_name(name, "run_", (unsigned)cg->self);
+		int n = snprintf(name, sizeof name, "run_%d_%llu", (int)cg->self,
+				 stamp);
 
-		end = cg_name(end, "_", stamp);
 		if (k)
-			cg_name(end, "_", (unsigned)k);
+			snprintf(name + n, sizeof name - (size_t)n, "_%d", k);
 		if (cg_set(cg, CGROUP_LEAF, cg->leaf_uid, name) < 0)
 			return -1;
 		if (cgfs_mkdir(cg->uid_fd, name, &created) < 0)
@@ -295,7 +295,7 @@ static int cg_fast(struct cgroup_plan *cg, uid_t uid)
 
 	if (cg_root_option(cg))
 		return 1;
-	cg_name(name, "uid_", uid);
+	snprintf(name, sizeof name, "uid_%u", (unsigned)uid);
 	if (cg_fast_find(cg, name) == 0) {
 		cg_weight_file(cg);
 		if ((!cg->wfile[0] || cgfs_write(cg_weight_fd(cg), cg->wfile,

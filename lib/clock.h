@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: ISC */
-/* clock: the time, read by a plain system call.  leash reads the clock a
- * handful of times per run; musl's first vDSO call parses the vDSO and
- * faults in three pages, which costs more than all those calls. */
+/* clock: the time on a clock leash knows the kernel has (BOOTTIME since
+ * 2.6.39, MONOTONIC), so there is no error to check. */
 #ifndef LEASH_CLOCK_H
 #define LEASH_CLOCK_H
 
