@@ -283,9 +283,13 @@ teardown() {
 	for ((n = 3; n <= 16; n++)); do
 		for first in 1 0; do
 			[[ $first == 1 ]] && cg_remove_uid "$UA"
-			run prlimit --nofile="$n" "$LEASH" -u "$UA" -- true
-			echo "nofile $n, first $first: $status $output"
-			[[ $status == 0 || $status == 125 ]]
+			st=0
+			out=$(prlimit --nofile="$n" "$LEASH" -u "$UA" -- true 2>&1) || st=$?
+			echo "nofile $n, first $first: $st $out"
+			# A dynamic build (SANITIZE=1): its loader may not start.
+			[[ $st == 127 && $out == *"loading shared libraries"* ]] &&
+				continue
+			[[ $st == 0 || $st == 125 ]]
 			[[ -z $(leaves_of "$UA") ]]
 		done
 	done
