@@ -192,11 +192,11 @@ static void where(struct report *r)
 	r->deadline_from = duration_is_zero(&p->deadline) ? NULL :
 			   p->deadline_inherited ? BUDGET_ENV : "option";
 	r->fallbacks = fallback_taken;
-	/* The paths outlive cgroup_release (which clears active); NULL
-	 * when cgroup_prepare never ran (off), "" when no group came of
-	 * it.  A tracking leaf alone (--cgroup=track, no cpu controller)
-	 * is cgroup2's, under its uid group there. */
-	if (!cg->version && cg->leaf && cg->leaf[0]) {
+	/* The paths outlive cgroup_release (which clears active); "" when
+	 * no group came of it, or cgroup_prepare never ran (off).  A
+	 * tracking leaf alone (--cgroup=track, no cpu controller) is
+	 * cgroup2's, under its uid group there. */
+	if (!cg->version && cg->leaf[0]) {
 		r->cg_hierarchy = "v2";
 		r->cg_path = cg->leaf_uid;
 		r->cg_leaf = cg->leaf;

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: ISC */
-/* cgfind: where the cgroup hierarchies are, and the plan's paths in them. */
+/* cgfind: where the cgroup hierarchies are: the tops of the uid groups. */
 #define _GNU_SOURCE
 #include "cgplan.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -17,7 +16,7 @@
 
 /* --cgroup-root DIR: the hierarchy is whatever DIR (or its parent, when
  * DIR is still to be made) lives on. */
-static int cg_locate_root(struct cgroup_plan *cg, const char *root)
+static int cg_find_root(struct cgroup_plan *cg, const char *root)
 {
 	char parent[PATH_MAX], *slash;
 	const char *probe = root;
@@ -27,8 +26,7 @@ static int cg_locate_root(struct cgroup_plan *cg, const char *root)
 		return -1;
 	while ((slash = strrchr(parent, '/')) && slash > parent && !slash[1])
 		*slash = '\0';  /* trailing slashes */
-	if (cg_set(cg, CGROUP_CPU_TOP, parent, NULL) < 0)
-		return -1;
+	cg_path(cg, cg->cpu_top, parent, NULL);
 	magic = mountinfo_magic(cg->cpu_top);
 	if (magic < 0 && errno == ENOENT && (slash = strrchr(parent, '/'))) {
 		slash[slash == parent] = '\0';
@@ -67,33 +65,38 @@ static int cg_fail_none(struct cgroup_plan *cg,
 		       "no cgroup mount with the cpu controller");
 }
 
-/* Only a leaf, under <cgroup2>/leash: --cgroup=track, or auto where no
- * hierarchy has cpu (the reason, in cg->msg, goes to -v). */
-static int cg_locate_leaf_only(struct cgroup_plan *cg, const char *v2)
+/* The leaves' top beside a cpu top: v2 keeps them under the same R; v1,
+ * where cgroup2 is mounted too (a hybrid host), in <cgroup2>/leash. */
+static int cg_find_leaf_top(struct cgroup_plan *cg,
+			    const struct mountinfo_cgroups *m)
 {
-	cg->version = 0;
-	cg_set(cg, CGROUP_CPU_TOP, "", NULL);
-	cg_set(cg, CGROUP_CPU_UID, "", NULL);
-	return cg_set(cg, CGROUP_LEAF_TOP, v2, "leash");
+	if (cg->version == 2)
+		return cg_path(cg, cg->leaf_top, cg->cpu_top, NULL);
+	return m->v2[0] ? cg_path(cg, cg->leaf_top, m->v2, "leash") : 0;
 }
 
-/* The tops, R of the cpu groups and of the leaves: from --cgroup-root,
- * or from what mountinfo found, by the mode. */
-static int cg_locate_tops(struct cgroup_plan *cg,
-			  const struct mountinfo_cgroups *m)
+/* The tops under --cgroup-root: R itself, for the cpu groups or (track)
+ * for the leaves alone. */
+static int cg_find_root_tops(struct cgroup_plan *cg, const char *root,
+			     const struct mountinfo_cgroups *m)
 {
-	const char *root = cg_root_option(cg);
+	if (cg_find_root(cg, root) < 0)
+		return -1;
+	if (cg->mode != CGROUP_TRACK)
+		return cg_find_leaf_top(cg, m);
+	cg->version = 0;
+	cg_path(cg, cg->leaf_top, cg->cpu_top, NULL);
+	cg->cpu_top[0] = '\0';
+	return 0;
+}
 
-	if (root) {
-		if (cg_locate_root(cg, root) < 0)
-			return -1;
-		if (cg->mode == CGROUP_TRACK) {
-			cg_set(cg, CGROUP_LEAF_TOP, cg->cpu_top, NULL);
-			cg->version = 0;
-			cg_set(cg, CGROUP_CPU_TOP, "", NULL);
-		}
-		return 0;
-	}
+/* The tops from what mountinfo found, by the mode: the cpu hierarchy's
+ * (cgroup2's first), or only a leaf in <cgroup2>/leash (--cgroup=track,
+ * or auto where no hierarchy has cpu: the reason, in cg->msg, goes to
+ * -v). */
+static int cg_find_mount_tops(struct cgroup_plan *cg,
+			      const struct mountinfo_cgroups *m)
+{
 	if (cg->mode == CGROUP_TRACK ||
 	    (!m->v2cpu && !m->v1cpu[0] && m->v2[0] &&
 	     cg->mode == CGROUP_AUTO)) {
@@ -104,49 +107,29 @@ static int cg_locate_tops(struct cgroup_plan *cg,
 			cg_note(cg, "cgroup: tracking leaf only: %.*s",
 				cg->hint_at, cg->msg);
 		}
-		return cg_locate_leaf_only(cg, m->v2);
+		cg->version = 0;
+		return cg_path(cg, cg->leaf_top, m->v2, "leash");
 	}
-	if (m->v2cpu || m->v1cpu[0]) {
-		cg->version = m->v2cpu ? 2 : 1;
-		return cg_set(cg, CGROUP_CPU_TOP, m->v2cpu ? m->v2 : m->v1cpu,
-			      "leash");
-	}
-	return cg_fail_none(cg, m);
+	if (!m->v2cpu && !m->v1cpu[0])
+		return cg_fail_none(cg, m);
+	cg->version = m->v2cpu ? 2 : 1;
+	if (cg_path(cg, cg->cpu_top, m->v2cpu ? m->v2 : m->v1cpu, "leash") < 0)
+		return -1;
+	return cg_find_leaf_top(cg, m);
 }
 
-/* The uid groups under the tops; hybrid: the leaf's top in cgroup2. */
-static int cg_locate_uids(struct cgroup_plan *cg,
-			  const struct mountinfo_cgroups *m, uid_t uid)
-{
-	char name[32];
-
-	snprintf(name, sizeof name, "uid_%u", (unsigned)uid);
-	if (cg->version && cg_set(cg, CGROUP_CPU_UID, cg->cpu_top, name) < 0)
-		return -1;
-	if (cg->version == 2) {
-		cg_set(cg, CGROUP_LEAF_TOP, cg->cpu_top, NULL);
-	} else if (cg->version == 1 && m->v2[0]) {
-		/* Hybrid: track the launch in cgroup2, no controllers. */
-		if (cg_set(cg, CGROUP_LEAF_TOP, m->v2, "leash") < 0)
-			return -1;
-	}
-	if (cg->leaf_top[0] &&
-	    cg_set(cg, CGROUP_LEAF_UID, cg->leaf_top, name) < 0)
-		return -1;
-	return 0;
-}
-
-/* Pick the hierarchies and compute every path (nothing is made yet). */
-int cg_locate(struct cgroup_plan *cg, uid_t uid)
+/* mountinfo also under --cgroup-root: a v1 root's leaves go to cgroup2. */
+int cg_find_tops(struct cgroup_plan *cg)
 {
 	struct mountinfo_cgroups m;
+	const char *root = cg_root_option(cg);
 
 	if (mountinfo_cgroups(NULL, &m) < 0)
 		return cg_fail(cg, errno, true, cg_hint(errno),
 			       "cannot read /proc/self/mountinfo");
-	if (cg_locate_tops(cg, &m) < 0)
-		return -1;
-	return cg_locate_uids(cg, &m, uid);
+	if (root)
+		return cg_find_root_tops(cg, root, &m);
+	return cg_find_mount_tops(cg, &m);
 }
 
 /* The usual places, where mountinfo (dear to read: tens of µs) would
@@ -166,19 +149,18 @@ static const char *const cg_v1_bases[] = {
 };
 
 /* BASE/leash/NAME when it exists on a filesystem of MAGIC holding FILE
- * (NULL: any): its descriptor, with the paths TOP and DIR set (built in
- * place: no path on the stack); else -1. */
+ * (NULL: any): its descriptor, with the paths TOP and DIR set; else -1. */
 static int cg_fast_open(struct cgroup_plan *cg, const char *base,
 			const char *name, long magic, const char *file,
-			enum cgroup_path top, enum cgroup_path dir)
+			char *top, char *dir)
 {
 	struct statfs sf;
 	int fd;
 
-	if (cg_set(cg, top, base, "leash") < 0 ||
-	    cg_set(cg, dir, cg->path[top], name) < 0)
+	if (cg_path(cg, top, base, "leash") < 0 ||
+	    cg_path(cg, dir, top, name) < 0)
 		return -1;
-	fd = cgfs_dir(AT_FDCWD, cg->path[dir]);
+	fd = cgfs_dir(AT_FDCWD, dir);
 	if (fd < 0)
 		return -1;
 	if (fstatfs(fd, &sf) == 0 && (long)sf.f_type == magic &&
@@ -194,8 +176,8 @@ static int cg_fast_v2cpu(struct cgroup_plan *cg)
 	if (cgfs_exists(cg->uid_fd, "cpu.weight") < 0)
 		return -1;
 	cg->version = 2;
-	cg_set(cg, CGROUP_CPU_TOP, cg->leaf_top, NULL);
-	cg_set(cg, CGROUP_CPU_UID, cg->leaf_uid, NULL);
+	cg_path(cg, cg->cpu_top, cg->leaf_top, NULL);
+	cg_path(cg, cg->cpu_uid, cg->leaf_uid, NULL);
 	return 0;
 }
 
@@ -205,7 +187,7 @@ static int cg_fast_v1cpu(struct cgroup_plan *cg, const char *name)
 	for (size_t i = 0; i < CG_COUNT(cg_v1_bases) && cg->cpu_fd < 0; i++)
 		cg->cpu_fd = cg_fast_open(cg, cg_v1_bases[i], name,
 					  MOUNTINFO_CGROUP1_MAGIC, "cpu.shares",
-					  CGROUP_CPU_TOP, CGROUP_CPU_UID);
+					  cg->cpu_top, cg->cpu_uid);
 	if (cg->cpu_fd < 0)
 		return -1;
 	cg->version = 1;
@@ -228,7 +210,7 @@ int cg_fast_find(struct cgroup_plan *cg, const char *name)
 	for (i = 0; i < CG_COUNT(cg_v2_bases) && cg->uid_fd < 0; i++)
 		cg->uid_fd = cg_fast_open(cg, cg_v2_bases[i], name,
 					  MOUNTINFO_CGROUP2_MAGIC, NULL,
-					  CGROUP_LEAF_TOP, CGROUP_LEAF_UID);
+					  cg->leaf_top, cg->leaf_uid);
 	if (cg->uid_fd < 0)
 		return 1;
 	if (cg->mode == CGROUP_TRACK)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: ISC */
-/* cgjoin: the child's join of its groups, and the birth leaf of clone3. */
+/* cgjoin: the child's join of its groups, the birth leaf of clone3, and
+ * what the parent makes of a join that failed. */
 #define _GNU_SOURCE
 #include "cgplan.h"
 
@@ -22,10 +23,11 @@ static int cg_write_path(const char *dir, const char *file, const char *val)
 	return cgfs_write(AT_FDCWD, path, val);
 }
 
-/* Make the chain again after another process removed it under us: the
- * one place where paths are resolved again.  The leaf must be made by
- * this call (a directory of its name made by someone else is not ours). */
-int cg_rebuild_chain(const struct cgroup_plan *cg, bool leaf_chain)
+/* Make the cpu (or LEAF_CHAIN: the cgroup2) chain again after another
+ * process removed it under us: the one place where paths are resolved
+ * again.  The leaf must be made by this call (a directory of its name
+ * made by someone else is not ours). */
+static int cg_rebuild_chain(const struct cgroup_plan *cg, bool leaf_chain)
 {
 	const char *top = leaf_chain ? cg->leaf_top : cg->cpu_top;
 	const char *uid = leaf_chain ? cg->leaf_uid : cg->cpu_uid;
@@ -140,4 +142,15 @@ const char *cgroup_join_error(struct cgroup_plan *cg, int step, int err)
 	cg_fail(cg, err, false, hint, "cannot join cgroup %s",
 		diag_quote(path));
 	return cg->msg;
+}
+
+bool cgroup_join_refused(struct cgroup_plan *cg, int step, int err)
+{
+	if (cg->mode != CGROUP_AUTO || !cg_soft_errno(err))
+		return false;
+	cgroup_join_error(cg, step, err);
+	cg_note(cg, "running without a cgroup: %.*s", cg->hint_at, cg->msg);
+	cg_reset(cg);
+	cg->mode = CGROUP_OFF;
+	return true;
 }

@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: ISC */
-/* cgplan: the internals the cgroup files share, private to them. */
-/* cgroup.c prepares (builds the groups), cgfind.c discovers, cgjoin.c
- * joins, cgrelease.c signals and removes; the rest of leash sees
- * cgroup.h only. */
+/* cgplan: the internals the cgroup files share, private to them; the
+ * rest of leash sees cgroup.h only.  The files in the order a launch
+ * goes through them, each calling only those before it:
+ *   cgfs.c       primitives on cgroupfs files (no plan)
+ *   cgmsg.c      the plan's words: -v notes, the failure line and hint
+ *   cgfind.c     discovery: where the hierarchies are
+ *   cgplan.c     plan: the paths under them, the weight, the reset
+ *   cgbuild.c    build: the groups and the leaf (cgroup_prepare)
+ *   cgjoin.c     join: the child's, the clone3 birth leaf, a refusal
+ *   cgrelease.c  release: signal, freeze, kill, remove, sweep */
 #ifndef LEASH_CGPLAN_H
 #define LEASH_CGPLAN_H
 
@@ -21,25 +27,6 @@
 #define CG_AGAIN (-2)
 /* cgroup2 R without cpu for its children (cg->msg says so). */
 #define CG_NOCPU (-3)
-
-/* -v lines (nothing unless cg->verbose). */
-void cg_note(const struct cgroup_plan *cg, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* Fill cg->msg: TEXT[: strerror(ERR)][ (HINT)]; -1 with errno = ERR. */
-int cg_fail(struct cgroup_plan *cg, int err, bool soft, const char *hint,
-	    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* The hint for a failed mkdir or write with ERR. */
-const char *cg_hint(int err);
-/* Copy A[/B] into DST (CGROUP_PATH_MAX) or fail with a message. */
-int cg_path(struct cgroup_plan *cg, char *dst, const char *a, const char *b);
-/* The plan's path ID := A[/B] ("" with B NULL: unused), or fail with a
- * message.  A and B may be the plan's other paths (not ID itself).  It
- * cannot fail for a copy of another path or for "": callers need not
- * check those.  The only writer of the paths; cg_paths_clear makes all
- * five "". */
-int cg_set(struct cgroup_plan *cg, enum cgroup_path id, const char *a,
-	   const char *b);
-void cg_paths_clear(struct cgroup_plan *cg);
 
 /* The last component of our leaf's path. */
 static inline const char *cg_leaf_name(const struct cgroup_plan *cg)
@@ -69,15 +56,50 @@ static inline const char *cg_root_option(const struct cgroup_plan *cg)
 	return cg->root && *cg->root ? cg->root : NULL;
 }
 
-/* cgfind.c: the hierarchies and every path of the plan (nothing is made
- * yet); the steady state's uid groups, opened without mountinfo (0), or
- * 1 when the full search must run. */
-int cg_locate(struct cgroup_plan *cg, uid_t uid);
+/* The uid group holding the weight: v1's cpu group, else cgroup2's. */
+static inline int cg_weight_fd(const struct cgroup_plan *cg)
+{
+	return cg->version == 1 ? cg->cpu_fd : cg->uid_fd;
+}
+
+/* cgmsg.c */
+/* -v lines (nothing unless cg->verbose). */
+void cg_note(const struct cgroup_plan *cg, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Fill cg->msg: TEXT[: strerror(ERR)][ (HINT)]; -1 with errno = ERR. */
+int cg_fail(struct cgroup_plan *cg, int err, bool soft, const char *hint,
+	    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The hint for a failed mkdir or write with ERR. */
+const char *cg_hint(int err);
+/* Read-only, not ours, refused: auto mode may run without a group. */
+bool cg_soft_errno(int err);
+/* cg_fail for a mkdir of DIR that failed with errno. */
+int cg_fail_mkdir(struct cgroup_plan *cg, const char *dir);
+/* DST (CGROUP_PATH_MAX bytes, neither A nor B) := A[/B], or fail with a
+ * message. */
+int cg_path(struct cgroup_plan *cg, char *dst, const char *a, const char *b);
+
+/* cgfind.c: the tops of the uid groups (version, cpu_top, leaf_top),
+ * from --cgroup-root or mountinfo; or, without mountinfo, the uid group
+ * NAME where it usually is, opened with its paths set (0), or 1 when
+ * the full search must run. */
+int cg_find_tops(struct cgroup_plan *cg);
 int cg_fast_find(struct cgroup_plan *cg, const char *name);
 
-/* cgroup.c: a new leaf under cg->uid_fd, opened into cg->leaf_fd. */
+/* cgplan.c */
+/* Forget everything but the options (the descriptors are not ours to
+ * close yet). */
+void cg_reset(struct cgroup_plan *cg);
+/* --cpu-weight against the mode and its range, before anything is made. */
+int cg_weight_check(struct cgroup_plan *cg);
+/* The weight's file and value for the hierarchy found. */
+void cg_weight_file(struct cgroup_plan *cg);
+/* The uid groups' paths under the tops. */
+int cg_plan_uids(struct cgroup_plan *cg, uid_t uid);
+/* Auto, cgroup2 R without cpu: a tracking leaf in R instead. */
+void cg_plan_leaf_only(struct cgroup_plan *cg);
+
+/* cgbuild.c: a new leaf under cg->uid_fd, opened into cg->leaf_fd. */
 int cg_make_leaf(struct cgroup_plan *cg);
-/* cgjoin.c: remake the cpu (or LEAF_CHAIN: the cgroup2) chain by path. */
-int cg_rebuild_chain(const struct cgroup_plan *cg, bool leaf_chain);
 
 #endif

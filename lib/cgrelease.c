@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: ISC */
-/* cgrelease: signal and kill the leaf, then remove it and sweep. */
+/* cgrelease: signal the leaf (frozen meanwhile: cg_freeze) and kill it,
+ * then remove it and sweep stale leaves. */
 #define _GNU_SOURCE
 #include "cgplan.h"
 

@@ -15,7 +15,10 @@
  * cgroup2, so the deadline still reaches every process of the launch.
  * The uid groups and the leaf are held as directory descriptors from
  * creation on; paths are resolved again only to remake a group that
- * another process removed under us. */
+ * another process removed under us.
+ * Inside, one file per step, each calling only those before it (see
+ * cgplan.h): find the hierarchies, plan the paths, build the groups,
+ * join them (the child), release the leaf. */
 #ifndef LEASH_CGROUP_H
 #define LEASH_CGROUP_H
 
@@ -25,13 +28,6 @@
 
 /* PATH_MAX without depending on the feature macros of the includer. */
 #define CGROUP_PATH_MAX 4096
-
-/* The plan's paths, in their order in the plan's area (the order a
- * steady-state launch sets them). */
-enum cgroup_path {
-	CGROUP_LEAF_TOP, CGROUP_LEAF_UID, CGROUP_CPU_TOP, CGROUP_CPU_UID,
-	CGROUP_LEAF, CGROUP_PATHS
-};
 
 /* TRACK: a per-launch leaf in cgroup2 only, no cpu group (the tree kill
  * of a cgroup for a command that keeps its uid, e.g. root without -u). */
@@ -64,10 +60,7 @@ struct cgroup_plan {
 	 * cgroup_signal skips it, since the caller signalled it already. */
 	pid_t child;
 
-	/* State, owned by lib/cg*.c (cgplan.h), set by cgroup_prepare.
-	 * What a launch writes lies here, before the large areas below, so
-	 * the steady state touches one page of the plan (and after the fork
-	 * the one that child is on already: no copy-on-write of another). */
+	/* State, owned by lib/cg*.c (cgplan.h), set by cgroup_prepare. */
 	bool active;            /* a group was prepared: the child joins it */
 	bool created;           /* the cpu uid group was made by this launch */
 	int version;            /* cpu hierarchy: 1 or 2; 0: leaf only */
@@ -77,27 +70,14 @@ struct cgroup_plan {
 	int leaf_fd;            /* the leaf */
 	char wfile[24];         /* "cpu.shares" / "cpu.weight", "" unset */
 	char wvalue[16];        /* the value to write there */
-	/* The paths, "" when unused, each up to CGROUP_PATH_MAX - 1 bytes.
-	 * Read-only here: cg_set (cgplan.h) keeps them side by side at the
-	 * start of paths[], so the few bytes they use share a page instead
-	 * of taking one 4 KiB page each.  NULL until cgroup_prepare ran:
-	 * read them only once version or active says there is a group. */
-	union {
-		/* By enum cgroup_path; [CGROUP_PATHS]: the last one's end. */
-		const char *path[CGROUP_PATHS + 1];
-		struct {
-			const char *leaf_top;  /* cgroup2 R of the leaf, or "" */
-			const char *leaf_uid;  /* cgroup2 uid_<uid> above it */
-			const char *cpu_top;   /* v1: <cpu mount>/leash; v2: R */
-			const char *cpu_uid;   /* uid_<uid>, cpu hierarchy */
-			const char *leaf;      /* the leaf we made, or "" */
-			const char *paths_end;
-		};
-	};
 	bool soft;              /* msg is a reason auto mode may run without */
 	int hint_at;            /* where " (hint)" starts in msg */
-	/* Large and cold: only the bytes the paths use, and msg on failure. */
-	char paths[CGROUP_PATHS * CGROUP_PATH_MAX];
+	/* The paths, "" when unused; read-only outside lib/cg*.c. */
+	char leaf_top[CGROUP_PATH_MAX];  /* cgroup2 R of the leaf, or "" */
+	char leaf_uid[CGROUP_PATH_MAX];  /* cgroup2 uid_<uid> above it */
+	char cpu_top[CGROUP_PATH_MAX];   /* v1: <cpu mount>/leash; v2: R */
+	char cpu_uid[CGROUP_PATH_MAX];   /* uid_<uid>, cpu hierarchy */
+	char leaf[CGROUP_PATH_MAX];      /* the leaf we made, or "" */
 	char msg[CGROUP_PATH_MAX + 256];   /* the last message for *what */
 };
 

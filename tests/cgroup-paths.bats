@@ -1,9 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: ISC
-# The cgroup plan's five paths, side by side in one area (lib/cgplan.c's
-# cg_set) so that a launch touches one page for them: each still holds
-# up to CGROUP_PATH_MAX - 1 bytes whatever the others hold.  The first
-# test needs no root; the second makes a tracking leaf under a deep
+# The cgroup plan's paths: each holds up to CGROUP_PATH_MAX - 1 bytes
+# whatever the others hold.  The test makes a tracking leaf under a deep
 # --cgroup-root in cgroup2 (root), and removes everything it made.
 
 load helpers
@@ -20,14 +18,6 @@ teardown() {
 	[[ -n $BASE && -d $BASE ]] &&
 		find "$BASE" -depth -type d -exec rmdir {} + 2>/dev/null
 	return 0
-}
-
-@test "cgroup paths: cg_set keeps every path's room, its sources and their order" {
-	local check=${CGPLAN_CHECK:-${LEASH_BUILDDIR:-$TOP/build}/cgplan-check}
-	[[ -x $check ]] || skip "build/cgplan-check not built"
-	run "$check"
-	assert_status 0
-	assert_output ok
 }
 
 @test "cgroup paths: a --cgroup-root near PATH_MAX, so three paths of ~4 KiB at once, still runs in its leaf" {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: ISC */
-/* cgroup: the per-uid cpu group and the per-launch leaf: prepare them. */
+/* cgbuild: make the uid groups and the leaf the plan names, write the
+ * weight: cgroup_prepare. */
 #define _GNU_SOURCE
 #include "cgroup.h"
 #include "cgplan.h"
@@ -13,71 +14,6 @@
 #include "cgfs.h"
 #include "diag.h"
 #include "mountinfo.h"
-
-/* Read-only, not ours, gone: auto mode may run without a group. */
-static bool cg_soft_errno(int err)
-{
-	return err == EROFS || err == EACCES || err == EPERM;
-}
-
-static int cg_fail_mkdir(struct cgroup_plan *cg, const char *dir)
-{
-	int err = errno;
-
-	return cg_fail(cg, err, cg_soft_errno(err), cg_hint(err),
-		       "cannot create cgroup %s", diag_quote(dir));
-}
-
-/* Forget everything (the descriptors are not ours to close yet: the
- * plan starts zeroed, and 0 is stdin).  msg is not touched: it is read
- * only after cg_fail filled it, and a launch that succeeds never pages
- * it in. */
-static void cg_reset(struct cgroup_plan *cg)
-{
-	cg->active = cg->created = false;
-	cg->soft = false;
-	cg->version = 0;
-	cg->hint_at = 0;
-	cg->cpu_fd = cg->uid_fd = cg->leaf_fd = -1;
-	cg_paths_clear(cg);
-	cg->wfile[0] = cg->wvalue[0] = '\0';
-}
-
-/* --cpu-weight in v2 units, checked before anything is made. */
-static int cg_weight_check(struct cgroup_plan *cg)
-{
-	if (cg->weight > 10000)
-		return cg_fail(cg, ERANGE, false, "use 1..10000",
-			       "cpu weight %u", cg->weight);
-	if (cg->weight && cg->mode == CGROUP_TRACK)
-		return cg_fail(cg, 0, false, "use --cgroup=auto or require",
-			       "--cpu-weight needs the cpu group, which "
-			       "--cgroup=track does not make");
-	return 0;
-}
-
-/* The weight's file and value; v1 gets the kernel's own conversion,
- * shares = round(weight * 1024 / 100). */
-static void cg_weight_file(struct cgroup_plan *cg)
-{
-	unsigned w = cg->weight;
-
-	if (!w || !cg->version)
-		return;
-	if (cg->version == 1) {
-		strcpy(cg->wfile, "cpu.shares");
-		w = (w * 1024 + 50) / 100;
-	} else {
-		strcpy(cg->wfile, "cpu.weight");
-	}
-	snprintf(cg->wvalue, sizeof cg->wvalue, "%u", w);
-}
-
-/* The uid group holding the weight: v1's cpu group, else cgroup2's. */
-static int cg_weight_fd(const struct cgroup_plan *cg)
-{
-	return cg->version == 1 ? cg->cpu_fd : cg->uid_fd;
-}
 
 /* v2 R: cpu must reach it, it must hold no process and stay a domain
  * (one stray process in R makes every uid_N "domain invalid"), and it
@@ -206,7 +142,7 @@ int cg_make_leaf(struct cgroup_plan *cg)
 
 		if (k)
 			snprintf(name + n, sizeof name - (size_t)n, "_%d", k);
-		if (cg_set(cg, CGROUP_LEAF, cg->leaf_uid, name) < 0)
+		if (cg_path(cg, cg->leaf, cg->leaf_uid, name) < 0)
 			return -1;
 		if (cgfs_mkdir(cg->uid_fd, name, &created) < 0)
 			return errno == ENOENT ? CG_AGAIN :
@@ -240,7 +176,7 @@ static int cg_build_leaf(struct cgroup_plan *cg)
 	if (rc == 0)
 		rc = cg_make_leaf(cg);
 	if (rc)
-		cg_set(cg, CGROUP_LEAF, "", NULL);  /* never remove what is not ours */
+		cg->leaf[0] = '\0';     /* never remove what is not ours */
 	if (rc == -1 && cg->version == 1 && cg->soft &&
 	    cg->mode == CGROUP_AUTO) {
 		/* The cpu group works; only tracking is lost. */
@@ -248,22 +184,10 @@ static int cg_build_leaf(struct cgroup_plan *cg)
 			cg->msg);
 		cg_close_fd(&cg->uid_fd);
 		cg_close_fd(&cg->leaf_fd);
-		cg_set(cg, CGROUP_LEAF_TOP, "", NULL);
-		cg_set(cg, CGROUP_LEAF, "", NULL);
+		cg->leaf_top[0] = '\0';
 		return 0;
 	}
 	return rc;
-}
-
-/* Auto, cgroup2 R without cpu: keep a tracking leaf in R instead. */
-static void cg_leaf_only_in_r(struct cgroup_plan *cg)
-{
-	cg_note(cg, "cgroup: tracking leaf only: %.*s", cg->hint_at, cg->msg);
-	cg->version = 0;
-	cg->wfile[0] = '\0';
-	cg_set(cg, CGROUP_LEAF_UID, cg->cpu_uid, NULL);
-	cg_set(cg, CGROUP_CPU_TOP, "", NULL);
-	cg_set(cg, CGROUP_CPU_UID, "", NULL);
 }
 
 static int cg_build(struct cgroup_plan *cg)
@@ -272,7 +196,7 @@ static int cg_build(struct cgroup_plan *cg)
 		int rc = cg->version ? cg_build_cpu(cg) : 0;
 
 		if (rc == CG_NOCPU) {
-			cg_leaf_only_in_r(cg);
+			cg_plan_leaf_only(cg);
 			rc = 0;
 		}
 		if (rc == 0)
@@ -333,10 +257,8 @@ static void cg_note_ready(const struct cgroup_plan *cg)
 /* Everything the fast path could not do: mountinfo, checks, mkdirs. */
 static int cg_slow(struct cgroup_plan *cg, uid_t uid)
 {
-	int rc = cg_locate(cg, uid);
-
-	if (rc < 0)
-		return rc;
+	if (cg_find_tops(cg) < 0 || cg_plan_uids(cg, uid) < 0)
+		return -1;
 	cg_weight_file(cg);
 	if (cg->weight && !cg->version)
 		/* Not silent: the weight belongs to a cpu group. */
@@ -370,15 +292,4 @@ int cgroup_prepare(struct cgroup_plan *cg, uid_t uid, const char **what)
 	cg->active = true;
 	cg_note_ready(cg);
 	return 0;
-}
-
-bool cgroup_join_refused(struct cgroup_plan *cg, int step, int err)
-{
-	if (cg->mode != CGROUP_AUTO || !cg_soft_errno(err))
-		return false;
-	cgroup_join_error(cg, step, err);
-	cg_note(cg, "running without a cgroup: %.*s", cg->hint_at, cg->msg);
-	cg_reset(cg);
-	cg->mode = CGROUP_OFF;
-	return true;
 }
