@@ -244,15 +244,21 @@ static void native_environment(struct plan *p, const struct leash_opts *o)
  * filesystem) in every mode: a typo is never silently ignored. */
 static void check_cgroup_root(const char *root)
 {
-	char parent[CGROUP_PATH_MAX];
 	long magic = mountinfo_magic(root);
-	char *slash;
+	const char *slash = strrchr(root, '/');
 
-	if (magic < 0 && errno == ENOENT &&
-	    snprintf(parent, sizeof parent, "%s", root) < (int)sizeof parent &&
-	    (slash = strrchr(parent, '/'))) {
-		slash[slash == parent] = '\0';
+	if (magic < 0 && errno == ENOENT && slash &&
+	    strlen(root) < CGROUP_PATH_MAX) {
+		char *parent = strndup(root, slash == root ? 1 :
+				       (size_t)(slash - root));
+		int err;
+
+		if (!parent)
+			diag_die(EXIT_CANCELED, "out of memory");
 		magic = mountinfo_magic(parent);
+		err = errno;    /* for the message below */
+		free(parent);
+		errno = err;
 	}
 	if (magic == MOUNTINFO_CGROUP2_MAGIC || magic == MOUNTINFO_CGROUP1_MAGIC)
 		return;
