@@ -293,10 +293,12 @@ uninstall:
 	$(Q)rmdir $(DESTDIR)$(LEASH_LIBEXEC) 2>/dev/null || true
 
 # clean keeps what was downloaded: the libcap built from Debian's source
-# (build/libcap) and check-vm's kernel and packages (build/vm-cache); in
+# (build/libcap), GNU timeout built from Debian's coreutils source for the
+# fuzz replay (build/coreutils), the bench's qemu-user (build/qemu) and
+# check-vm's kernel and packages (build/vm-cache); in
 # a cross build directory also the target's musl and qemu, and its
 # config.mk (as the tree's own config.mk stays).
-KEEP_ON_CLEAN := libcap vm-cache coreutils
+KEEP_ON_CLEAN := libcap vm-cache coreutils qemu
 CROSS_KEEP_ON_CLEAN := libcap musl qemu config.mk
 # (named one by one: build-aux is no build directory)
 CROSS_DIRS := $(addprefix build-,aarch64 armhf i686 x86_64)

@@ -11,6 +11,12 @@
 #   BENCH_ONLY=LIST    only these sections: launch,latency,overshoot,
 #                      memory,size,scale,stress,fair,relay
 #   BENCH_JSON=FILE    write the JSON there instead
+#   BENCH_VARIANT="LEASH..."  up to 3 more leash binaries for the launch
+#                      table (--variant: before and after in one run)
+#   BENCH_QEMU=PATH    qemu-user for this machine's architecture, for the
+#                      emulated rows; unset: the one build-aux/cross.sh
+#                      unpacks into the build directory (fetched once);
+#                      "no": no emulated rows
 #   LEASH, BENCH       the binaries (make passes build/leash, build/bench)
 set -eu
 
@@ -51,4 +57,18 @@ fi
 if [ -n "${BENCH_ONLY:-}" ]; then
 	set -- "$@" --only "$BENCH_ONLY"
 fi
+for v in ${BENCH_VARIANT:-}; do
+	set -- "$@" --variant "$v"
+done
+# The emulated start: leash and the minimal supervisor under the same
+# qemu-user, the machine's own architecture on itself.
+qemu=${BENCH_QEMU-}
+if [ -z "$qemu" ]; then
+	qemu=$("$srcdir/build-aux/cross.sh" qemu "$(uname -m)" "$builddir/qemu") ||
+		echo "bench: no qemu-user: the emulated rows are skipped" >&2
+fi
+case $qemu in
+no | '') ;;
+*) set -- "$@" --qemu "$qemu" ;;
+esac
 exec "$bench" "$@"

@@ -133,7 +133,7 @@ static void usage(void)
 {
 	fputs("usage: bench [--quick] [--leash PATH] [--json FILE]"
 	      " [--commit ID] [--fair SCRIPT] [--only SECTIONS]\n"
-	      "             [--variant LEASH]...\n"
+	      "             [--qemu QEMU] [--variant LEASH]...\n"
 	      "       bench --selftest\n"
 	      "sections: launch,latency,overshoot,memory,size,scale,stress,"
 	      "fair\n", stderr);
@@ -157,6 +157,7 @@ static void parse_opts(int argc, char **argv, struct setup *s,
 		{ "only", required_argument, NULL, 'o' },
 		{ "selftest", no_argument, NULL, 's' },
 		{ "variant", required_argument, NULL, 'v' },
+		{ "qemu", required_argument, NULL, 'Q' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *q = getenv("BENCH_QUICK");
@@ -173,6 +174,7 @@ static void parse_opts(int argc, char **argv, struct setup *s,
 		case 'o': o->only = optarg; break;
 		case 's': o->selftest = true; break;
 		case 'v': add_variant(s, optarg); break;
+		case 'Q': s->qemu = *optarg ? optarg : NULL; break;
 		default: usage();
 		}
 	}
@@ -246,6 +248,7 @@ static void figures_init(void)
 		fig.cg_step_us[i] = NAN;
 	fig.t_ratio = fig.u_ratio = fig.thread_vs_pidfd = NAN;
 	fig.t_vs_floor = fig.u_off_ratio = NAN;
+	fig.qemu_t_vs_floor = fig.qemu_t_vs_floor_cpu = NAN;
 	fig.relay_vs_su = fig.relay_rss_kib = NAN;
 	fig.cg_vs_floor = fig.cg_vs_floor_cpu = NAN;
 	fig.t_ratio_cpu = fig.u_ratio_cpu = fig.thread_vs_pidfd_cpu = NAN;

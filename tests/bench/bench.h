@@ -35,6 +35,7 @@ struct setup {
 	const char *runuser;
 	const char *su;
 	const char *fair;           /* the fair-share demo script, or NULL */
+	const char *qemu;           /* qemu-user for this machine, or NULL */
 	const char *variant[MAX_VARIANTS];  /* more leash binaries to compare */
 	char dir[64];               /* private temp dir holding the targets */
 	char t_true[96], t_stamp[96], t_sleeper[96], t_holder[96], t_minsup[96];
@@ -137,6 +138,8 @@ struct figures {
 	double u_ratio;             /* leash -u cgroup overhead / setpriv's */
 	double thread_vs_pidfd;     /* thread overhead / pidfd overhead */
 	double t_vs_floor;          /* leash -t overhead / minimal supervisor's */
+	double qemu_t_vs_floor;     /* the same, both under qemu-user */
+	double qemu_t_vs_floor_cpu;
 	double u_off_ratio;         /* leash -u --cgroup=off / setpriv's */
 	double relay_vs_su;         /* pty relay time / util-linux su --pty's */
 	double relay_rss_kib;       /* leash's Rss while it relays */

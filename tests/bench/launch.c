@@ -23,8 +23,9 @@ enum {
 				 * the groups the floor then uses */
 	R_TRACK,                    /* -t with a tracking leaf, no subreaper */
 	R_FLOOR_REP, R_FLOOR_REP_TMPFS,     /* minrep: the report file's floor */
+	R_QEMU_FLOOR, R_QEMU_T,     /* minsup and leash -t under qemu-user */
 	R_VAR,                      /* --variant binaries: VAR_ROWS each */
-	R_N = R_VAR + 4 * MAX_VARIANTS     /* VAR_ROWS */
+	R_N = R_VAR + 5 * MAX_VARIANTS     /* VAR_ROWS */
 };
 
 struct series {
@@ -191,6 +192,24 @@ static void floor_report_rows(const struct setup *s, struct cmd *r)
 	need_tmpfs(&r[R_FLOOR_REP_TMPFS]);
 }
 
+/* The emulated start (FEX-Emu, qemu-user: what made steam-runtime-tools
+ * drop timeout(1)): leash -t and the minimal supervisor, each run by the
+ * same emulator for this machine's own architecture; the command they
+ * exec runs natively in both (qemu-user execs it itself). */
+static void qemu_rows(const struct setup *s, struct cmd *r)
+{
+	cmd_set(&r[R_QEMU_FLOOR], "qemu_floor",
+		"qemu-user: minimal supervisor", s->qemu, s->t_minsup,
+		s->t_true, NULL);
+	cmd_set(&r[R_QEMU_T], "qemu_leash_thread", "qemu-user: leash -t 10 true",
+		s->qemu, s->leash, "-t", "10", s->t_true, NULL);
+	for (int i = R_QEMU_FLOOR; i <= R_QEMU_T; i++)
+		if (!s->qemu)
+			strcpy(r[i].why, "no qemu-user (BENCH_QEMU)");
+		else if (!s->leash && i == R_QEMU_T)
+			strcpy(r[i].why, "no leash binary yet");
+}
+
 /* Remove the groups this section made (leash keeps uid groups; the
  * bench leaves the machine as it found it). */
 static void floor_cleanup(void)
@@ -214,15 +233,18 @@ static void floor_cleanup(void)
 }
 
 /* Rows for other leash binaries (--variant), to compare a change with
- * the build in one run: -t, -u without and with the group, --report. */
-#define VAR_ROWS 4
+ * the build in one run: -t, -u without and with the group, --report,
+ * and -t under qemu-user when there is one. */
+#define VAR_ROWS 5
 
 static void variant_rows(const struct setup *s, struct cmd *r)
 {
-	static const char *const kind[VAR_ROWS] = { "t", "u_off", "u", "report" };
+	static const char *const kind[VAR_ROWS] = {
+		"t", "u_off", "u", "report", "qemu_t"
+	};
 	static const char *const what[VAR_ROWS] = {
 		"-t 10 true", "-u nobody --cgroup=off", "-u nobody (cgroup)",
-		"-t 10 --report=FILE"
+		"-t 10 --report=FILE", "-t 10 true (qemu-user)"
 	};
 	static char labels[VAR_ROWS * MAX_VARIANTS][64];
 	static char keys[VAR_ROWS * MAX_VARIANTS][24];
@@ -256,6 +278,9 @@ static void variant_rows(const struct setup *s, struct cmd *r)
 		cmd_set(&r[at + 3], keys[at - R_VAR + 3],
 			labels[at - R_VAR + 3], path, "-t", "10", reports[v],
 			T, NULL);
+		cmd_set(&r[at + 4], keys[at - R_VAR + 4],
+			labels[at - R_VAR + 4], path ? s->qemu : NULL, path,
+			"-t", "10", T, NULL);
 	}
 }
 
@@ -408,6 +433,33 @@ static void print_row(const struct cmd *c, const struct series *x,
 
 static bool s_variants;          /* any --variant given */
 
+/* Under qemu-user: leash -t's overhead over the minimal supervisor's,
+ * both emulated (each variant's too), wall and CPU. */
+static void print_qemu(const struct cmd *r, const struct series *x)
+{
+	const struct series *f = &x[R_QEMU_FLOOR];
+
+	if (r[R_QEMU_FLOOR].skip || r[R_QEMU_T].skip)
+		return;
+	fig.qemu_t_vs_floor = x[R_QEMU_T].ovh / f->ovh;
+	fig.qemu_t_vs_floor_cpu = x[R_QEMU_T].covh / f->covh;
+	printf("  qemu-user: leash -t / minimal supervisor overhead: %.2f "
+	       "(cpu %.2f)\n", fig.qemu_t_vs_floor, fig.qemu_t_vs_floor_cpu);
+	json_num("qemu_thread_vs_floor", fig.qemu_t_vs_floor);
+	json_num("qemu_thread_vs_floor_cpu", fig.qemu_t_vs_floor_cpu);
+	for (int i = R_VAR + 4; i < R_N; i += VAR_ROWS) {
+		char key[40];
+
+		if (r[i].skip || !r[i].argv[0])
+			continue;
+		printf("  %s / the emulated minimal supervisor's "
+		       "overhead: %.2f (cpu %.2f)\n", r[i].label, x[i].ovh / f->ovh,
+		       x[i].covh / f->covh);
+		snprintf(key, sizeof key, "%s_vs_floor", r[i].key);
+		json_num(key, x[i].ovh / f->ovh);
+	}
+}
+
 static void print_table(const struct cmd *r, const struct series *x,
 			int rounds)
 {
@@ -439,6 +491,7 @@ static void print_table(const struct cmd *r, const struct series *x,
 	printf("  leash -t (thread) / minimal supervisor overhead: %.2f\n",
 	       fig.t_vs_floor);
 	json_num("thread_vs_floor", fig.t_vs_floor);
+	print_qemu(r, x);
 	fig.thread_vs_pidfd = x[R_THREAD].ovh / x[R_PIDFD].ovh;
 	fig.t_ratio_cpu = x[R_THREAD].covh / rt->covh;
 	fig.u_ratio_cpu = x[R_U_CG].covh / rs->covh;
@@ -539,6 +592,7 @@ void sec_launch(const struct setup *s)
 	leash_rows(s, r);
 	floor_row(s, r);
 	floor_report_rows(s, r);
+	qemu_rows(s, r);
 	variant_rows(s, r);
 	s_variants = s->variant[0] != NULL;
 	prepare(s, r, x, rounds);

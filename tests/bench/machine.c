@@ -85,6 +85,7 @@ void sec_machine(const struct setup *s, const char *commit)
 	version_of("timeout", s->gnu_timeout, "--version");
 	version_of("toybox", s->toybox, "--version");
 	version_of("busybox", s->busybox, "--help");
+	version_of("qemu", s->qemu, "--version");
 	json_end();
 }
 
@@ -124,6 +125,8 @@ void sec_targets(void)
 	       fig.t_ratio, "x");
 	target("t_vs_floor", "leash -t overhead / minimal supervisor's", 1.15,
 	       fig.t_vs_floor, "x");
+	target("qemu_t_vs_floor", "the same, both under qemu-user", 1.5,
+	       fig.qemu_t_vs_floor, "x");
 	target("u_off_ratio", "leash -u nobody --cgroup=off / setpriv chain's",
 	       0.18, fig.u_off_ratio, "x");
 	target("u_ratio", "leash -u nobody (cgroup) / setpriv chain's", 0.15,
