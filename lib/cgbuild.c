@@ -127,6 +127,25 @@ static int cg_build_cpu(struct cgroup_plan *cg)
  * started after that time has the pid now).
  * Another suffix on a (foreign) clash: only a leaf this call made is
  * ever ours.  The leaf is opened at once and reached only through it. */
+/* Inside a leaf of an outer leash (nested: leash -t ... -- leash -u ...),
+ * the new leaf is made in that one, so the outer tree kill and
+ * accounting still reach the command; its own uid group is then only
+ * for the weight. */
+static void cg_nest(struct cgroup_plan *cg)
+{
+	char own[CGROUP_PATH_MAX];
+	int fd;
+
+	if (!cg->leaf_top[0] ||
+	    cg_find_own_leaf(cg->leaf_top, own, sizeof own) < 0 ||
+	    strcmp(own, cg->leaf_uid) == 0 || (fd = cgfs_dir(AT_FDCWD, own)) < 0)
+		return;
+	cg_close_fd(&cg->uid_fd);
+	cg->uid_fd = fd;
+	strcpy(cg->leaf_uid, own);
+	cg_note(cg, "cgroup: inside the leaf of the leash that started this one");
+}
+
 int cg_make_leaf(struct cgroup_plan *cg)
 {
 	unsigned long long stamp =
@@ -136,6 +155,7 @@ int cg_make_leaf(struct cgroup_plan *cg)
 	bool created;
 	int err;
 
+	cg_nest(cg);
 	for (int k = 0; k < CG_RETRIES; k++) {
 		int n = snprintf(name, sizeof name, "run_%d_%llu", (int)cg->self,
 				 stamp);

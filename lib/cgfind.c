@@ -222,3 +222,50 @@ int cg_fast_find(struct cgroup_plan *cg, const char *name)
 		return 0;
 	return !unified && cg_fast_v2cpu(cg) == 0 ? 0 : 1;
 }
+
+/* "/uid_<digits>/run_" at P: a leaf of leash's begins there. */
+static bool cg_leaf_at(const char *p)
+{
+	size_t digits;
+
+	if (strncmp(p, "/uid_", 5) != 0)
+		return false;
+	digits = strspn(p + 5, "0123456789");
+	return digits && strncmp(p + 5 + digits, "/run_", 5) == 0;
+}
+
+int cg_find_own_leaf(const char *leaf_top, char *out, size_t size)
+{
+	char buf[1024];
+	const char *path, *at;
+	size_t top = strlen(leaf_top), pre;
+	int fd = open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* cgroup2's line, "0::PATH", first on a pure host, last on a
+	 * hybrid one. */
+	path = strncmp(buf, "0::", 3) == 0 ? buf : strstr(buf, "\n0::");
+	if (!path)
+		return -1;
+	path += path == buf ? 3 : 4;
+	((char *)path)[strcspn(path, "\n")] = '\0';
+	for (at = strchr(path, '/'); at && !cg_leaf_at(at); at = strchr(at + 1, '/'))
+		;
+	/* PATH is relative to the mount, LEAF_TOP absolute: the part of
+	 * PATH before the uid group must be LEAF_TOP's end. */
+	pre = at ? (size_t)(at - path) : 0;
+	if (!at || pre > top || strncmp(leaf_top + top - pre, path, pre) != 0)
+		return -1;
+	if (top - pre + strlen(path) >= size)
+		return -1;
+	memcpy(out, leaf_top, top - pre);
+	strcpy(out + top - pre, path);
+	return 0;
+}

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -185,11 +186,63 @@ static void cgfs_parse_pids(char *buf, size_t *keep,
 	memmove(buf, p, *keep);
 }
 
-int cgfs_each_pid(int dir, void (*fn)(pid_t, void *), void *arg)
+/* FN on every subdirectory of DIR (an O_PATH descriptor is enough), as
+ * an O_PATH descriptor and a name, until FN returns nonzero.  kernfs
+ * counts subdirectories in the link count: a leaf without any (the usual
+ * case) costs one fstat. */
+static int cgfs_each_child(int dir, int (*fn)(int, int, const char *, void *),
+			   void *arg)
+{
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+	int fd, rc = 0;
+
+	if (fstat(dir, &st) < 0 || st.st_nlink <= 2)
+		return 0;
+	if ((fd = cgfs_open(dir, ".", O_RDONLY | O_DIRECTORY)) < 0)
+		return -1;
+	if (!(d = fdopendir(fd))) {
+		close(fd);
+		return -1;
+	}
+	while (rc == 0 && (e = readdir(d)))
+		if (e->d_type == DT_DIR && e->d_name[0] != '.') {
+			int child = cgfs_dir(dirfd(d), e->d_name);
+			if (child >= 0) {
+				rc = fn(dirfd(d), child, e->d_name, arg);
+				close(child);
+			}
+		}
+	closedir(d);
+	return rc;
+}
+
+/* Leaves nested in a leaf (a nested leash's) are walked this deep. */
+#define CGFS_DEPTH 8
+
+struct cgfs_pids {
+	void (*fn)(pid_t, void *);
+	void *arg;
+	int count, depth;
+};
+
+static int cgfs_pids_in(int dir, struct cgfs_pids *w);
+
+static int cgfs_pids_child(int parent, int child, const char *name, void *arg)
+{
+	struct cgfs_pids *w = arg;
+
+	(void)parent;
+	(void)name;
+	return cgfs_pids_in(child, w) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+static int cgfs_pids_in(int dir, struct cgfs_pids *w)
 {
 	char buf[4096];
 	size_t keep = 0;
-	int fd, count = 0;
+	int fd, rc = 0;
 	ssize_t n;
 
 	fd = cgfs_open(dir, "cgroup.procs", O_RDONLY);
@@ -197,10 +250,44 @@ int cgfs_each_pid(int dir, void (*fn)(pid_t, void *), void *arg)
 		return -1;
 	while ((n = read(fd, buf + keep, sizeof buf - 1 - keep)) > 0) {
 		buf[keep + n] = '\0';
-		cgfs_parse_pids(buf, &keep, fn, arg, &count);
+		cgfs_parse_pids(buf, &keep, w->fn, w->arg, &w->count);
 	}
 	close(fd);
-	return n < 0 ? -1 : count;
+	if (n < 0)
+		return -1;
+	if (w->depth < CGFS_DEPTH) {
+		w->depth++;
+		rc = cgfs_each_child(dir, cgfs_pids_child, w);
+		w->depth--;
+	}
+	return rc;
+}
+
+int cgfs_each_pid(int dir, void (*fn)(pid_t, void *), void *arg)
+{
+	struct cgfs_pids w = { fn, arg, 0, 0 };
+
+	return cgfs_pids_in(dir, &w) < 0 ? -1 : w.count;
+}
+
+static int cgfs_rmdir_child(int parent, int child, const char *name, void *arg)
+{
+	int *depth = arg;
+
+	if (*depth < CGFS_DEPTH) {
+		++*depth;
+		cgfs_each_child(child, cgfs_rmdir_child, depth);
+		--*depth;
+	}
+	unlinkat(parent, name, AT_REMOVEDIR);
+	return 0;
+}
+
+void cgfs_rmdir_below(int dir)
+{
+	int depth = 0;
+
+	cgfs_each_child(dir, cgfs_rmdir_child, &depth);
 }
 
 int cgfs_rmdir(int at, const char *name, int ms)

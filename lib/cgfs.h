@@ -41,9 +41,14 @@ long cgfs_key(int at, const char *file, const char *key);
  * 0 when it does, -1 with ETIMEDOUT (or the open error). */
 int cgfs_wait_event(int dir, const char *key, long want, int ms);
 
-/* Call FN (NULL: none, only count) for every pid in DIR/cgroup.procs;
- * the number of pids or -1. */
+/* Call FN (NULL: none, only count) for every pid in DIR/cgroup.procs and
+ * in the groups nested below DIR (a nested leash's leaves); the number
+ * of pids or -1. */
 int cgfs_each_pid(int dir, void (*fn)(pid_t, void *), void *arg);
+
+/* Remove the empty groups nested below DIR, deepest first (a nested
+ * leash killed before it removed its leaf); those in use stay. */
+void cgfs_rmdir_below(int dir);
 
 /* rmdir AT/NAME, retrying EBUSY for at most MS ms; ENOENT counts as done. */
 int cgfs_rmdir(int at, const char *name, int ms);

@@ -85,6 +85,10 @@ int cg_path(struct cgroup_plan *cg, char *dst, const char *a, const char *b);
  * the full search must run. */
 int cg_find_tops(struct cgroup_plan *cg);
 int cg_fast_find(struct cgroup_plan *cg, const char *name);
+/* Our own cgroup2 group, when it is a leaf of leash's under LEAF_TOP
+ * (.../uid_<uid>/run_..., at any depth): its path into OUT (SIZE bytes),
+ * 0; -1 when we are in no leaf of leash's. */
+int cg_find_own_leaf(const char *leaf_top, char *out, size_t size);
 
 /* cgplan.c */
 /* Forget everything but the options (the descriptors are not ours to

@@ -222,6 +222,7 @@ static int cg_leaf_remove(const struct cgroup_plan *cg, int wait)
 	if (cgfs_wait_event(cg->leaf_fd, "populated", 0, wait) < 0 &&
 	    errno != ENOENT)
 		return 1;
+	cgfs_rmdir_below(cg->leaf_fd);
 	return cgfs_rmdir(cg->uid_fd, name, 1000);
 }
 

@@ -96,3 +96,27 @@ secs() {
 	assert_status 0
 	assert_output "leash: ignoring LEASH_DEADLINE '1.000000000@$other': not from this boot"
 }
+
+@test "budget: a nested leash -u makes its leaf inside the outer's: the outer's KILL reaches what the inner's command left with setsid" {
+	host_mode && skip "leash's own"
+	need_root
+	load cgroup-helpers
+	cg_detect
+	need_leaf
+	local secs=$((300 + RANDOM % 600)).5 own
+	run "$LEASH" -t 1 -s KILL --cgroup=track -- "$LEASH" -u 65534 -t 30 -- \
+		sh -c "setsid sleep $secs & grep '^0::' /proc/self/cgroup; sleep $secs"
+	assert_status 137
+	# 0::/leash/uid_0/run_OUTER/run_INNER
+	[[ $output =~ ^0::(/.*/uid_0/run_[^/]+)/run_[^/]+$ ]]
+	own=${BASH_REMATCH[1]}
+	local i
+	for ((i = 0; i < 40; i++)); do
+		pgrep -u 65534 -f "sleep $secs" >/dev/null || break
+		sleep 0.05
+	done
+	run pgrep -u 65534 -f "sleep $secs"
+	assert_status 1
+	# The outer leaf, and the inner one in it, are gone.
+	[[ ! -e $CG2$own ]]
+}
