@@ -54,7 +54,9 @@ run_bats() {
 	command -v timeout >/dev/null && guard=(timeout --foreground -k 10 "$file_timeout")
 	tap=$(mktemp)
 	# tee, not awk: mawk buffers its input, which hides a hanging test.
-	env "$@" "${guard[@]}" bats --tap "$file" 2>&1 | tee "$tap"
+	# Standard input is /dev/null, typed at a terminal as in CI: the tests
+	# of leash at a terminal make their own (tests/ptyrun.c).
+	env "$@" "${guard[@]}" bats --tap "$file" </dev/null 2>&1 | tee "$tap"
 	rc=${PIPESTATUS[0]}
 	read -r p f s plan < <(awk '
 		/^1\.\.[0-9]+/ { plan = substr($0, 4) + 0 }

@@ -63,7 +63,9 @@ teardown() {
 
 # android [-c] [-2|-b] [--nodac] -- COMMAND...: COMMAND in the namespace
 # with /dev/cpuctl (-c), cgroup2 at /sys/fs/cgroup (-2) or /dev/cg2_bpf
-# (-b); --nodac: as root without CAP_DAC_OVERRIDE.
+# (-b); --nodac: as root without CAP_DAC_OVERRIDE.  Standard input is
+# /dev/null: the namespace's /dev has no ptmx, and at a terminal leash -u
+# would add a line saying it runs without a pty.
 android() {
 	local args=() pre=()
 	while [[ $1 != -- ]]; do
@@ -77,7 +79,7 @@ android() {
 		shift
 	done
 	shift
-	run "$NS" "${args[@]}" -- "${pre[@]}" "$@"
+	run "$NS" "${args[@]}" -- "${pre[@]}" "$@" </dev/null
 }
 
 # The command's cgroup in the cpu hierarchy / in cgroup2, from the

@@ -317,8 +317,9 @@ probe_as() {
 	rm -rf "$d"
 }
 
-@test "a uid change gives a new session without a controlling terminal" {
-	probe_as -u "$U_NAME"
+@test "a uid change, standard input no terminal: a new session without a controlling terminal" {
+	# (At a terminal the session has a pty: tests/pty.bats.)
+	run "$LEASH" -u "$U_NAME" -- "$PROBE" -e </dev/null
 	[[ $(probe_get sid) == "$(probe_get pid)" ]]
 	assert_key ctty none
 }
@@ -427,23 +428,25 @@ probe_as() {
 	cp "$PROBE" "$r/probe"
 	cp "$PROBE" "$r/system/bin/sh"
 	# An empty root has no dynamic loader: only static builds run there.
+	# Nor a /dev: no pty to be had, so the runs read /dev/null, or at a
+	# terminal leash would say it runs without one.
 	if ! chroot "$r" /leash --version >/dev/null 2>&1 ||
 	   ! chroot "$r" /probe -k pid >/dev/null 2>&1; then
 		rm -rf "$r"
 		skip "leash or the probe is not statically linked"
 	fi
-	run chroot "$r" /leash -u 10035 -- /probe -e
+	run chroot "$r" /leash -u 10035 -- /probe -e </dev/null
 	assert_status 0
 	assert_key uid 10035
 	assert_key groups 10035
 	assert_key env:USER u0_a35
 	assert_key env:HOME /
 	assert_key env:SHELL /system/bin/sh
-	run chroot "$r" /leash -u shell -l -- /probe -e
+	run chroot "$r" /leash -u shell -l -- /probe -e </dev/null
 	assert_status 0
 	assert_key uid 2000
 	[[ $(probe_get env:PATH) == *:/system/bin:* ]]
-	run chroot "$r" /leash -u root -- /probe -k uid
+	run chroot "$r" /leash -u root -- /probe -k uid </dev/null
 	assert_output 0
 	rm -rf "$r"
 }
@@ -455,6 +458,7 @@ probe_as() {
 	mkdir -p "$r/system/bin" "$r/etc"
 	cp "$LEASH" "$r/leash"
 	cp "$PROBE" "$r/probe"
+	# (No /dev there either: the runs read /dev/null, as above.)
 	if ! chroot "$r" /leash --version >/dev/null 2>&1 ||
 	   ! chroot "$r" /probe -k pid >/dev/null 2>&1; then
 		rm -rf "$r"
@@ -462,17 +466,17 @@ probe_as() {
 	fi
 	echo 'root:x:0:0:root:/:/probe' >"$r/etc/passwd"
 	: >"$r/system/build.prop"
-	run env ANDROID_ROOT=/system chroot "$r" /leash -u shell -- /probe -k uid
+	run env ANDROID_ROOT=/system chroot "$r" /leash -u shell -- /probe -k uid </dev/null
 	assert_status 0
 	assert_output 2000
-	run env ANDROID_ROOT=/system chroot "$r" /leash -u root -g inet -- /probe -k gid
+	run env ANDROID_ROOT=/system chroot "$r" /leash -u root -g inet -- /probe -k gid </dev/null
 	assert_output 3003
 	# Either alone is not Android: a passwd lacking the name, no one.
-	run env -u ANDROID_ROOT chroot "$r" /leash -u shell -- /probe -k uid
+	run env -u ANDROID_ROOT chroot "$r" /leash -u shell -- /probe -k uid </dev/null
 	assert_status 125
 	assert_output "leash: cannot resolve user 'shell': no such user (leash reads /etc/passwd only)"
 	rm "$r/system/build.prop"
-	run env ANDROID_ROOT=/system chroot "$r" /leash -u shell -- /probe -k uid
+	run env ANDROID_ROOT=/system chroot "$r" /leash -u shell -- /probe -k uid </dev/null
 	assert_status 125
 	rm -rf "$r"
 }
