@@ -24,12 +24,17 @@ setup() {
 		must_run_or_skip "needs cpu on a v1 hierarchy and a cgroup2 mount" ||
 		return
 	local t
-	for t in unshare setpriv strace; do
+	for t in unshare setpriv; do
 		command -v "$t" >/dev/null ||
 			must_run_or_skip "needs $t" || return
 	done
-	cg_uids
 	NS=$BATS_TEST_DIRNAME/android-ns.sh
+	# The probe is the namespace the tests then make (mounts over /dev
+	# and /sys/fs/cgroup), empty.
+	"$NS" -- true </dev/null >/dev/null 2>&1 ||
+		must_run_or_skip "cannot make the Android namespace (tests/android-ns.sh: unshare -m, mounts)" ||
+		return
+	cg_uids
 	local name=leash-android.$BATS_ROOT_PID.${BATS_SUITE_TEST_NUMBER:-0}
 	SB1=$CG_CPU/$name SB2=$CG2/$name REL=/$name
 	mkdir "$SB1" "$SB2"
@@ -133,6 +138,7 @@ init_state() {
 @test "/dev/cpuctl: once the groups exist, a launch finds them without reading mountinfo" {
 	android -c -2 -- "$LEASH" -u "$UA" -- true
 	assert_status 0
+	need_strace
 	android -c -2 -- "${TRACED[@]}" -f -e trace=openat -- "$LEASH" -u "$UA" -- true
 	assert_status 0
 	[[ $output != *mountinfo* ]]
@@ -144,6 +150,7 @@ init_state() {
 	assert_status 0
 	[[ $output == *"cgroup: leaf /dev/cg2_bpf/leash/uid_$UA/run_"* ]]
 	[[ $(v2_of) == "$REL/leash/uid_$UA/run_"* ]]
+	need_strace
 	android -c -b -- "${TRACED[@]}" -f -e trace=openat -- "$LEASH" -u "$UA" -- true
 	assert_status 0
 	[[ $output != *mountinfo* ]]

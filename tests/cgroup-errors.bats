@@ -11,7 +11,7 @@ load cgroup-helpers
 setup() {
 	common_setup
 	need_cgroup
-	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	need_mountns
 	cg_uids
 	cg_remove_uid "$UA"
 	OUT=$TMP/started

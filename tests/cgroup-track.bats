@@ -80,7 +80,7 @@ escapee() {
 
 @test "no cpu controller anywhere: auto's tracking leaf catches a setsid() escapee" {
 	[[ $CG_V == 1 ]] || skip "cpu is on cgroup2 here"
-	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	need_mountns
 	only_v2='mount -t tmpfs leashtest /sys/fs/cgroup &&
 		mkdir /sys/fs/cgroup/unified &&
 		mount -t cgroup2 leashtest /sys/fs/cgroup/unified'

@@ -376,7 +376,7 @@ need_inject() {
 
 @test "cgroup.kill hidden in a private mount namespace (read-only over it): -k's KILL reaches the leaf all the same" {
 	need_root_leaf
-	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	need_mountns
 	# root keeps its uid: --cgroup=track gives it a leaf, under uid_0.
 	local d
 	for d in "$(leaf_parent 0)" "$(cpu_group 0)"; do

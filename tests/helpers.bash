@@ -97,6 +97,17 @@ need_root() {
 	must_run_or_skip "needs root${1:+: $1}"
 }
 
+# need_mountns: unshare(1) and a private mount namespace in which this
+# user may mount, as the tests then do (a tmpfs or a bind over /etc,
+# /proc, /dev/ptmx...); a container or an unprivileged caller may refuse
+# either.  LEASH_MUST_RUN=1 makes it fail.
+need_mountns() {
+	command -v unshare >/dev/null || { must_run_or_skip "no unshare(1)"; return; }
+	unshare -m --propagation private -- \
+		mount -t tmpfs leash-probe "$BATS_TEST_TMPDIR" 2>/dev/null ||
+		must_run_or_skip "cannot mount in a private mount namespace (unshare -m)"
+}
+
 must_run_or_skip() {
 	if [[ ${LEASH_MUST_RUN:-0} == 1 ]]; then
 		echo "LEASH_MUST_RUN=1 but: $1" >&2

@@ -77,7 +77,7 @@ probe_as() {
 }
 
 @test "Android user names where there is no /etc/passwd" {
-	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	need_mountns
 	local spec
 	for spec in shell:2000 system:1000 radio:1001 u0_a35:10035 app_35:10035 \
 		u10_system:1001000 u0_i7:90007 u10_a0:1010000 u0_shell:2000 nobody:9999; do
@@ -115,7 +115,7 @@ probe_as() {
 }
 
 @test "bad Android forms are unknown users, also without /etc/passwd" {
-	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	need_mountns
 	for spec in u0_a u0_a10000 u1001_a1 u0_x1 app_ app_10000 all_a35 u0_a35_cache u_a1; do
 		run without_etc "$LEASH" -u "$spec" -- true
 		assert_status 125
@@ -124,7 +124,7 @@ probe_as() {
 }
 
 @test "Android group names without /etc/group: all_a35, u0_a35_cache, inet" {
-	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	need_mountns
 	run without_etc "$LEASH" -u "$U_BARE" -g all_a35 -G u0_a35_cache,inet,u10_a7 -- "$PROBE"
 	assert_status 0
 	assert_key gid 50035
@@ -160,7 +160,7 @@ probe_as() {
 }
 
 @test "more groups than NGROUPS_MAX (65536) is an error, not a truncation" {
-	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	need_mountns
 	local f=$TMP/group
 	cp /etc/group "$f"
 	awk -v u="$U_NAME" 'BEGIN { for (i = 0; i < 65537; i++) printf "lg%d:x:%d:%s\n", i, 3000000 + i, u }' >>"$f"
@@ -531,7 +531,7 @@ probe_as() {
 }
 
 @test "-l when the target cannot enter its home: the warning, then /" {
-	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	need_mountns
 	cd "$U_HOME"
 	run "$LEASH" -u nobody -l -- /bin/pwd
 	assert_status 0

@@ -121,7 +121,7 @@ in_root() {
 
 need_ns() {
 	need_root "a private mount namespace and an identity switch"
-	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	need_mountns
 	[[ -e /usr/bin/getent ]] || must_run_or_skip "no /usr/bin/getent to stand in for"
 }
 

@@ -108,7 +108,7 @@ teardown_file() {
 setup() {
 	common_setup
 	need_root "a private mount namespace and an identity switch"
-	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	need_mountns
 	command -v getent >/dev/null || must_run_or_skip "no getent(1)"
 	command -v perl >/dev/null || must_run_or_skip "no perl"
 }

@@ -213,8 +213,7 @@ EOF
 }
 
 @test "pty: no pty to be had: a session without a terminal and one warning" {
-	command -v unshare >/dev/null || skip "no unshare"
-	unshare -m true 2>/dev/null || must_run_or_skip "cannot unshare a mount namespace"
+	need_mountns
 	on_pty <<EOF
 line unshare -m sh -c 'mount --bind /dev/null /dev/ptmx && exec "$LEASH" -u "$U_NAME" -- sh -c "tty </dev/tty || echo no''tty"'; echo s''t:\$?
 expect st:0

@@ -54,7 +54,7 @@ fi
 }
 
 @test "numbers and Android names as USER (util-linux 2.38 takes names only)" {
-	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	need_mountns
 	run su "$U_BARE" -c "$U_PROBE -k groups"
 	assert_status 0
 	assert_output "$U_BARE"
@@ -373,7 +373,7 @@ Try 'su --help' for more information."
 	assert_key uid "$U_UID"
 	assert_key gid "$G_OTHER_GID"
 	assert_key groups "3003,$G_SUPP_GID"
-	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	need_mountns
 	run without_etc "$SU" shell,shell,inet,net_raw "$U_PROBE"
 	assert_key uid 2000
 	assert_key gid 2000
@@ -482,7 +482,7 @@ Try 'su --help' for more information."
 }
 
 @test "su - / su -l when the target cannot enter its home: util-linux's warning, and it runs" {
-	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	need_mountns
 	local home d form
 	home=$(getent passwd nobody | cut -d: -f6)
 	[[ -d $home ]] && skip "nobody's home $home exists here"

@@ -65,7 +65,7 @@ only_std_fds() {
 
 @test "child: ignored signals are found without /proc too (a recovery image)" {
 	need_root
-	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	need_mountns
 	# An empty tmpfs over /proc, in a private mount namespace: leash asks
 	# the disposition of a signal when it comes (no /proc needed).
 	local noproc=(unshare -m --propagation private sh -c
