@@ -246,12 +246,13 @@ dist distcheck:
 	$(Q)$(srcdir)/build-aux/dist.sh $(if $(filter distcheck,$@),--check) build/release
 
 # Stripped static binaries, their sha256 and --version (through qemu for
-# the other architectures) in build/release/.
+# the other architectures) in build/release/, beside make dist's tarball,
+# which must build with ./configure && make (as make distcheck).
 RELEASE_ARCHS ?= x86_64 aarch64 armhf
 release:
 	$(Q)for a in $(RELEASE_ARCHS); do \
 		$(MAKE) --no-print-directory ARCH=$$a build-$$a/leash || exit 1; done
-	$(Q)$(srcdir)/build-aux/dist.sh build/release
+	$(Q)$(srcdir)/build-aux/dist.sh --check build/release
 	$(Q)$(srcdir)/build-aux/release.sh build/release $(RELEASE_ARCHS)
 
 # ---- install: atomic (temporary name, then rename), no chown ----

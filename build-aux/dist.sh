@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: ISC
 # make dist: OUTDIR/leash-VERSION.tar.gz of the source files (git's
 # tracked files, as they are in the work tree; without git, the tree less
-# its build output), reproducible: sorted, owner 0, every mtime the last
-# commit's (or SOURCE_DATE_EPOCH), gzip without a name or time.
+# its build output: the same list in a tree that `git archive` gave),
+# reproducible: sorted, owner 0, gzip without a name or time, every mtime
+# SOURCE_DATE_EPOCH, else the last commit's time, else (no git) the
+# newest file's, which in an exported tree is the commit's again.
 # --check (make distcheck) then unpacks it in a temporary directory and
 # runs the README's ./configure && make && make install (DESTDIR there).
 #
@@ -13,7 +15,7 @@ set -eu
 check=0
 [ "${1:-}" = --check ] && { check=1; shift; }
 [ $# = 1 ] || { echo "usage: build-aux/dist.sh [--check] OUTDIR" >&2; exit 2; }
-src=$(cd "$(dirname "$0")/.." && pwd)
+src=$(cd "$(dirname "$0")/.." && pwd -P)
 die() { printf 'leash: %s\n' "$*" >&2; exit 1; }
 
 version=$(sed -n 's/^#define LEASH_VERSION "\(.*\)"$/\1/p' "$src/cmd/cmd.h")
@@ -25,20 +27,37 @@ out=$(cd "$1" && pwd)/$name.tar.gz
 list=$(mktemp "${TMPDIR:-/tmp}/leash-dist.XXXXXX")
 trap 'rm -f "$list"' EXIT
 # The source files; CI's script and git's own files are not released.
+# (git's only when this tree is a checkout's top, not an exported tree
+# unpacked somewhere inside another checkout.)
+git=0
+[ "$(git -C "$src" rev-parse --show-toplevel 2>/dev/null)" = "$src" ] && git=1
 files() {
-	if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	if [ "$git" = 1 ]; then
 		git -C "$src" ls-files | while IFS= read -r f; do
 			[ -f "$src/$f" ] && printf '%s\n' "$f"
 		done
 	else
-		(cd "$src" && find . \( -path ./build -o -path './build-*' ! -path ./build-aux \) \
-			-prune -o -type f ! -name config.mk ! -name 'bench-*.json' -print |
-			sed 's|^\./||')
+		# The build directories are build and build-* at the top, which
+		# build-aux is not (nor is anything below it).
+		(cd "$src" && find . \( -path ./build -o \( -path './build-*' \
+			! -path './build-*/*' ! -path ./build-aux \) \) -prune -o \
+			-type f ! -path ./config.mk ! -path ./config.mk.tmp \
+			! -path './bench-*.json' -print | sed 's|^\./||')
 	fi
 }
 files | grep -v -e '^\.ci/' -e '^\.git' | LC_ALL=C sort >"$list"
-epoch=${SOURCE_DATE_EPOCH:-$(git -C "$src" log -1 --format=%ct 2>/dev/null || date +%s)}
 grep -qx configure "$list" || die "the file list has no configure: not a leash tree?"
+# newest: the newest mtime of the listed files, in seconds.
+newest() {
+	(cd "$src" && tr '\n' '\0' <"$list" | xargs -0 stat -c %Y) | sort -n | tail -n 1
+}
+if [ -n "${SOURCE_DATE_EPOCH:-}" ]; then
+	epoch=$SOURCE_DATE_EPOCH
+elif [ "$git" = 1 ]; then
+	epoch=$(git -C "$src" log -1 --format=%ct)
+else
+	epoch=$(newest)
+fi
 
 tar -C "$src" -cf - --no-recursion --sort=name --owner=0 --group=0 \
 	--numeric-owner --mtime="@$epoch" --mode=go-w \

@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: ISC
 # build.bats: the build as a newcomer meets it, on a copy of the source
-# tree: plain make on an unconfigured tree, make distclean, deps.sh's
-# plan.  No root needed.
+# tree: plain make on an unconfigured tree, make distclean, make dist
+# without git, deps.sh's plan.  No root needed.
 
 load helpers
 
@@ -75,6 +75,34 @@ files() {
 	assert_status 0
 	files "$SRC" >"$TMP/after"
 	diff "$TMP/before" "$TMP/after"
+}
+
+@test "make dist in an exported tree (no .git): git's files, build-aux too, every mtime the commit's, and the tarball builds" {
+	command -v git >/dev/null && git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1 ||
+		skip "not a git checkout: no tree to export"
+	SRC=$TMP/export
+	mkdir "$SRC"
+	git -C "$TOP" archive HEAD | tar -C "$SRC" -xf -
+	# distcheck: make dist, then ./configure && make && make install
+	# from the unpacked tarball.
+	run cleanmake -C "$SRC" distcheck
+	assert_status 0
+	[[ $output == *"builds and installs with ./configure && make && make install"* ]]
+	local tgz
+	tgz=$(echo "$SRC"/build/release/leash-*.tar.gz)
+	tar -tzf "$tgz" | sed 's|^[^/]*/||' | LC_ALL=C sort >"$TMP/got"
+	git -C "$TOP" ls-tree -r --name-only HEAD | grep -v -e '^\.ci/' -e '^\.git' |
+		LC_ALL=C sort >"$TMP/want"
+	diff "$TMP/want" "$TMP/got"
+	mkdir "$TMP/x"
+	tar -C "$TMP/x" -xzf "$tgz"
+	[[ $(find "$TMP/x" -type f -printf '%Ts\n' | sort -u) == "$(git -C "$TOP" log -1 --format=%ct)" ]]
+	# SOURCE_DATE_EPOCH, when given, is every file's mtime.
+	SOURCE_DATE_EPOCH=1000000000 run cleanmake -C "$SRC" dist
+	assert_status 0
+	rm -rf "$TMP/x" && mkdir "$TMP/x"
+	tar -C "$TMP/x" -xzf "$tgz"
+	[[ $(find "$TMP/x" -type f -printf '%Ts\n' | sort -u) == 1000000000 ]]
 }
 
 @test "deps.sh updates the package lists before it installs, and only then" {
