@@ -272,15 +272,19 @@ EOF
 
 @test "pty: TSTP to leash from outside stops the command in its pty, then leash; fg resumes both" {
 	# No job control in sh: leash is in the foreground group, with the
-	# terminal as stdin.
+	# terminal as stdin.  TSTP once cat runs (before, it would stop the
+	# sh that execs it); xyz typed once leash has the terminal raw again
+	# (before, the caller's terminal would echo it too): its echo in the
+	# pty, then cat's copy.
 	on_pty <<EOF
-line sh -c '"$LEASH" -u "$U_NAME" --pty -- sh -c "echo re\"\"ady; exec cat" </dev/tty & p=\$!; sleep 1; kill -TSTP \$p; wait \$p; echo w:\$?'
+line sh -c '"$LEASH" -u "$U_NAME" --pty -- sh -c "echo re\"\"ady; exec cat" </dev/tty & p=\$!; until pgrep -u "$U_NAME" -x cat >/dev/null; do sleep 0.02; done; kill -TSTP \$p; wait \$p; echo w:\$?'
 expect ready
 expect Stopped
 expect $PROMPT
 line echo c''at:\$(ps -o stat= -p \$(pgrep -u "$U_NAME" -x cat))
 expect cat:T
 line fg
+mode raw
 line xyz
 expect xyz
 expect xyz
@@ -329,7 +333,30 @@ EOF
 	echo "$output" >&2
 	[[ ${lines[-1]} == status=* ]]
 	assert_no_leftovers
-	# The shell passes its hangup on to its job: gone within moments.
+	# The job is gone within moments: the shell passes its hangup on to
+	# it, or, when the shell took the closed pty for the end of its input
+	# and exited first, leash's HUP to the session (and its KILL after
+	# the grace) ends it; leash waits for that before it exits.
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[[ -z $(pgrep -u "$U_UID") ]] && return 0
+		sleep 0.05
+	done
+	ps -o pid,stat,args -u "$U_UID" >&2
+	false
+}
+
+@test "pty: a hangup of the caller's terminal ends a session that ignores HUP: KILL after the grace, nothing is left" {
+	# The other way the job of the test above can end (its shell does
+	# not pass the hangup on), made certain: nothing here acts on HUP.
+	run env TERM=dumb "$PTYRUN" -m "$MARK" -o "$TMP/screen" -- \
+		"$LEASH" -u "$U_NAME" -- \
+		sh -c 'trap "" HUP; echo re""ady; sleep 30 & exec sleep 31' <<EOF
+expect ready
+hangup
+EOF
+	echo "$output" >&2
+	[[ ${lines[-1]} == status=signal:9 ]]
 	local i
 	for ((i = 0; i < 100; i++)); do
 		[[ -z $(pgrep -u "$U_UID") ]] && return 0

@@ -34,6 +34,9 @@
  *                   most, as a slow terminal would (0: at once again)
  *   time NAME       print NAME=SECONDS since the stopwatch started
  *   wait            wait (up to the timeout) for CMD to exit
+ *   mode raw|cooked wait (up to the timeout) until the terminal's line
+ *                   discipline is raw (ICANON off) or cooked (on): a
+ *                   program took the terminal, or gave it back
  *   hangup          close the master: the terminal is gone, so the
  *                   kernel sends SIGHUP to CMD's session
  *
@@ -345,6 +348,27 @@ static void finish_child(void)
 	}
 }
 
+/* mode raw|cooked: the master's termios is the terminal's; looked at
+ * every 10 ms while the screen is read. */
+static void wait_mode(const char *arg)
+{
+	int raw = !strcmp(arg, "raw");
+	double until = now() + limit;
+	struct termios t;
+
+	if (!raw && strcmp(arg, "cooked"))
+		die(2, "mode needs raw or cooked");
+	for (;;) {
+		if (master < 0 || tcgetattr(master, &t) < 0)
+			die(1, "mode %s: no terminal to look at", arg);
+		if ((t.c_lflag & ICANON) ? !raw : raw)
+			return;
+		if (now() >= until)
+			die(1, "mode %s: not reached in %g s", arg, limit);
+		pump(now() + 0.01, NULL, 0, 0, 0);
+	}
+}
+
 static void run_command(char *cmd)
 {
 	char *arg = strchr(cmd, ' '), text[4096];
@@ -402,6 +426,8 @@ static void run_command(char *cmd)
 		if (master >= 0)
 			close(master);
 		master = -1;
+	} else if (!strcmp(cmd, "mode")) {
+		wait_mode(arg);
 	} else if (!strcmp(cmd, "wait")) {
 		if (!wait_child(limit))
 			die(1, "wait: the program did not exit in %g s", limit);
