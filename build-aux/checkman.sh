@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
-# checkman.sh: does man/leash.1 document every option that --help lists?
+# checkman.sh: do man/leash.1 and the README say what the program does?
 #
 # For each personality, the options of `PROG --help` (lines in GNU layout:
 # "  -x, --long=ARG   text") must appear as flags (.Fl) in that
@@ -9,21 +9,28 @@
 #   leash    ->  .Sh OPTIONS
 #   timeout  ->  .Ss timeout   (under PERSONALITIES)
 #   su       ->  .Ss su        (under PERSONALITIES)
-# Usage: build-aux/checkman.sh [MANPAGE]
+# A sentence there that ends "is refused." must not be about an option
+# --help lists (the program takes it).  The exit statuses that leash
+# --help and timeout --help list are those of the man page's EXIT STATUS
+# (its first list: native and timeout) and of the README's table.
+# Usage: build-aux/checkman.sh [MANPAGE [README]]
 # LEASH, TIMEOUT and SU pick the binaries (default build/leash ...).
-# Exits 1 naming each option that is missing on either side.
+# Exits 1 naming each option or status that is missing on either side.
 
 LC_ALL=C
 export LC_ALL
 man=${1:-man/leash.1}
+readme=${2:-README}
 LEASH=${LEASH:-build/leash}
 TIMEOUT=${TIMEOUT:-build/timeout}
 SU=${SU:-build/su}
 
-if [ ! -r "$man" ]; then
-	echo "checkman: cannot read $man" >&2
-	exit 2
-fi
+for f in "$man" "$readme"; do
+	if [ ! -r "$f" ]; then
+		echo "checkman: cannot read $f" >&2
+		exit 2
+	fi
+done
 
 # Options of a --help text, one per line: "-x", "--long", or "-" (su's
 # bare dash, only when a list follows it as in "-, -l, --login").
@@ -78,6 +85,33 @@ man_flags() {
 	}' "$man" | sort -u
 }
 
+# Flags of the sentences in the scope that end "is refused.": a sentence
+# starts after a text line ending in ".", or at .Pp, .It, .Bl, .El.
+refused_flags() {
+	awk -v kind="$1" -v title="$2" '
+	function macro(t) { return t ~ /^[A-Z][a-z][a-z]?$/ }
+	/^\.Sh / || /^\.Ss / {
+		t = $0; sub(/^\.S[hs] +/, "", t); gsub(/"/, "", t)
+		if ($1 == "." kind) { in_scope = (t == title); n = 0; next }
+		if ($1 == ".Sh") { in_scope = 0 }
+		next
+	}
+	!in_scope { next }
+	$1 ~ /^\.(Pp|It|Bl|El)$/ { n = 0 }
+	{
+		k = split($0, w, /[ \t]+/)
+		for (i = 1; i <= k; i++) {
+			if (w[i] != "Fl" && w[i] != ".Fl") continue
+			for (j = i + 1; j <= k && !macro(w[j]); j++) {
+				if (length(w[j]) == 1 && index(",.;:|()[]", w[j])) break
+				f[++n] = "-" w[j]
+			}
+		}
+	}
+	/is refused\.$/ { for (i = 1; i <= n; i++) print f[i] }
+	$0 !~ /^\./ && /\.$/ { n = 0 }' "$man" | sort -u
+}
+
 status=0
 check() {
 	prog=$1 bin=$2 kind=$3 title=$4
@@ -104,10 +138,47 @@ check() {
 		echo "checkman: $prog: $o is in $man ($kind $title) but not in --help" >&2
 		status=1
 	done
+	for o in $(refused_flags "$kind" "$title"); do
+		printf '%s\n' "$listed" | grep -qxe "$o" || continue
+		echo "checkman: $prog: $man ($kind $title) says $o is refused, but --help lists it" >&2
+		status=1
+	done
+}
+
+# Exit statuses: of a --help ("Exit status:" then "  N  text" lines), of
+# the man page's EXIT STATUS (.It N of its first list), of the README's
+# "## Exit status" table ("| N | text |").
+help_statuses() {
+	"$1" --help 2>/dev/null | awk '/^Exit status:/ { on = 1; next }
+		on && /^ +[0-9]+ / { print $1; next } on && !/^ / { on = 0 }' | sort -u
+}
+man_statuses() {
+	awk '/^\.Sh / { on = ($0 ~ /^\.Sh EXIT STATUS/); next }
+		on && /^\.El/ { exit } on && /^\.It [0-9]+$/ { print $2 }' "$man" | sort -u
+}
+readme_statuses() {
+	awk '/^## / { on = ($0 ~ /^## Exit status/); next }
+		on && /^\| *[0-9]+ *\|/ { split($0, c, / *\| */); print c[2] }' "$readme" | sort -u
+}
+check_statuses() {
+	want=$(help_statuses "$LEASH" | tr '\n' ' ')
+	if [ -z "$want" ]; then
+		echo "checkman: $LEASH --help lists no exit status" >&2
+		status=1
+		return
+	fi
+	for where in "timeout --help:$(help_statuses "$TIMEOUT" | tr '\n' ' ')" \
+		"$man EXIT STATUS:$(man_statuses | tr '\n' ' ')" \
+		"$readme's table:$(readme_statuses | tr '\n' ' ')"; do
+		[ "${where#*:}" = "$want" ] && continue
+		echo "checkman: exit statuses: leash --help has $want; ${where%%:*} has ${where#*:}" >&2
+		status=1
+	done
 }
 
 check leash "$LEASH" Sh OPTIONS
 check timeout "$TIMEOUT" Ss timeout
 check su "$SU" Ss su
-[ $status -eq 0 ] && echo "checkman: $man documents every option of leash, timeout and su"
+check_statuses
+[ $status -eq 0 ] && echo "checkman: $man documents every option of leash, timeout and su, and it and $readme every exit status"
 exit $status
