@@ -37,7 +37,7 @@ DEPS ?= 1
 DEPS_PROFILE := $(strip $(if $(filter check,$(MAKECMDGOALS)),check) \
 	$(if $(filter check-vm,$(MAKECMDGOALS)),check vm) \
 	$(if $(filter bench,$(MAKECMDGOALS)),check) \
-	$(if $(filter demo,$(MAKECMDGOALS)),check))
+	$(if $(filter demo,$(MAKECMDGOALS)),demo))
 DEPS_CMD = $(if $(filter 1,$(DEPS)),$(srcdir)/build-aux/deps.sh $(or $(1),build))
 
 # A config.mk older than configure is made again with the arguments it
@@ -188,7 +188,7 @@ check:
 	$(Q)$(TEST_ENV) $(srcdir)/build-aux/check.sh
 
 demo:
-	$(Q)$(call DEPS_CMD,check)
+	$(Q)$(call DEPS_CMD,demo)
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(TEST_ENV) $(srcdir)/build-aux/demo.sh
 

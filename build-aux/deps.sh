@@ -6,9 +6,10 @@
 # usage: build-aux/deps.sh [--dry-run] [--assume-missing] [--no-apt]
 #                          [PROFILE | PROBE:PACKAGE]...
 #
-# PROFILE: build (compile leash), check (build + the test suite, also
-# what make demo and make bench use), fuzz (build + clang's libFuzzer,
-# for tests/fuzz; part of check), vm (make check-vm); aarch64, armhf,
+# PROFILE: build (compile leash), demo (build + what make demo runs),
+# check (build + the test suite, also what make bench uses), fuzz (build
+# + clang's libFuzzer, for tests/fuzz; part of check), vm (make
+# check-vm); aarch64, armhf,
 # i686, x86_64: build for that target (make ARCH=...: the cross gcc and
 # the target's kernel headers, host packages; build-aux/cross.sh fetches
 # the rest).  PROBE:PACKAGE adds one requirement:
@@ -33,6 +34,14 @@ profile() {
 			musl-gcc:musl-tools \
 			apt-get:apt dpkg-source:dpkg-dev xz:xz-utils \
 			/usr/include/sys/capability.h:libcap-dev ;;
+	demo)
+		profile build
+		# build-aux/demo.sh and demo-fair.sh, beyond the build: GNU
+		# timeout beside leash, setsid for the escapee, setpriv and
+		# taskset for the fair-share runs.  The test suite's tools
+		# come with make check, clang with make check or make fuzz.
+		add timeout:coreutils setsid:util-linux setpriv:util-linux \
+			taskset:util-linux ;;
 	check)
 		profile build
 		profile fuzz
@@ -60,7 +69,7 @@ profile() {
 		# shellcheck disable=SC2154  # set by cross.sh info
 		[ "$native" = 1 ] ||
 			add "$gnu-gcc:$gccpkg" "/usr/$gnu/include/asm:$kpkg" ;;
-	*)	echo "deps.sh: unknown profile '$1' (build, check, fuzz, vm, aarch64, armhf, i686, x86_64)" >&2
+	*)	echo "deps.sh: unknown profile '$1' (build, demo, check, fuzz, vm, aarch64, armhf, i686, x86_64)" >&2
 		exit 2 ;;
 	esac
 }

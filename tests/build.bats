@@ -116,6 +116,17 @@ files() {
 	assert_output ""
 }
 
+@test "make demo installs the build and the demo's tools only: no bats, no clang (make check and make fuzz bring those)" {
+	run "$TOP/build-aux/deps.sh" --dry-run --assume-missing demo
+	assert_status 0
+	[[ $output == *"installing musl-tools "* && $output == *"installing util-linux "* ]]
+	[[ $output != *bats* && $output != *clang* && $output != *llvm* && $output != *mandoc* ]]
+	[[ -f $TOP/config.mk ]] || skip "the tree is not configured: make -n would configure it"
+	run cleanmake -n -C "$TOP" demo
+	[[ $output == *"build-aux/deps.sh demo"* ]]
+	[[ $output != *"build-aux/deps.sh check"* ]]
+}
+
 @test "deps.sh asks for bash-completion (check profile) and no longer for hyperfine" {
 	run "$TOP/build-aux/deps.sh" --dry-run --assume-missing check
 	[[ $output == *"installing bash-completion "* ]]
