@@ -4,13 +4,13 @@
 # example is run as written and its lines compared by kind (paths, pids
 # and times differ from host to host; which lines come, and in which
 # order, do not).  Options, exit statuses and refusals are
-# build-aux/checkman.sh's.  Needs root (the example switches user).
+# build-aux/checkman.sh's.  The -v example needs root (it switches
+# user); the busybox forms of the README need busybox.
 
 load helpers
 
 setup() {
 	common_setup
-	need_root "the -v example runs as nobody"
 }
 
 # kinds: each line of stdin as its kind; the cgroup lines, whose number
@@ -44,6 +44,7 @@ man_example() {
 }
 
 @test "man: the -v example shows the kinds of line leash -v prints, in order" {
+	need_root "the -v example runs as nobody"
 	local ex cmd
 	ex=$(man_example "# leash -v ")
 	[[ -n $ex ]]
@@ -53,4 +54,36 @@ man_example() {
 	run bash -c "leash() { \"\$LEASH\" \"\$@\"; }; $cmd" </dev/null
 	echo "$output" >&2
 	diff <(tail -n +2 <<<"$ex" | kinds) <(kinds <<<"$output")
+}
+
+# in_busybox SCRIPT: SCRIPT in busybox's sh, with a PATH whose first
+# directory has the links timeout and su (and leash itself).
+in_busybox() {
+	run busybox sh -c "PATH=$TMP/links:\$PATH; $1" </dev/null
+}
+
+@test "README: in busybox's sh, 'leash timeout', 'leash su' and a link's full path reach leash; the bare name only without applets first" {
+	command -v busybox >/dev/null || skip "no busybox"
+	mkdir "$TMP/links"
+	cp "$LEASH" "$TMP/links/leash"
+	ln -s leash "$TMP/links/timeout"
+	ln -s leash "$TMP/links/su"
+	in_busybox 'leash timeout --version; leash su --version'
+	assert_status 0
+	[[ ${lines[0]} == "timeout (leash) "* && ${lines[1]} == "su (leash) "* ]]
+	in_busybox "$TMP/links/timeout 0.2 sleep 5"
+	assert_status 124
+	in_busybox "leash timeout 0.2 sleep 5"
+	assert_status 124
+	# A busybox that runs its applets first (busybox-static) takes
+	# timeout and su for its own, as the README says; another one finds
+	# the links in PATH.
+	local bb
+	bb=$(command -v busybox)
+	in_busybox 'timeout --version'
+	if PATH=/nonexistent "$bb" sh -c 'timeout -s TERM 1 true' 2>/dev/null; then
+		[[ $output != *"(leash)"* ]]
+	else
+		[[ ${lines[0]} == "timeout (leash) "* ]]
+	fi
 }
