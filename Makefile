@@ -269,6 +269,9 @@ REL_LEASH_SH = from=$$(printf %s '$(LEASH_LIBEXEC)' | sed 's|//*|/|g; s|/$$||');
 	while case $$to/ in "$$from"/*) false;; *) true;; esac; do \
 		from=$${from%/*}; up=../$$up; done; to=$$up$${to\#$$from/};; esac
 
+# bash-completion loads a completion by the command's name: the links
+# timeout and su beside the completion file find it on their first use;
+# where timeout or su is not leash, it loads the system's file instead.
 install: all
 	$(Q)$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(LEASH_LIBEXEC) \
 		$(DESTDIR)$(COMPLETIONS)
@@ -278,11 +281,15 @@ install: all
 	$(Q)mv -f $(DESTDIR)$(mandir)/man1/.leash.1.new $(DESTDIR)$(mandir)/man1/leash.1
 	$(Q)$(INSTALL) -m 0644 $(srcdir)/bash-completion/leash $(DESTDIR)$(COMPLETIONS)/.leash.new
 	$(Q)mv -f $(DESTDIR)$(COMPLETIONS)/.leash.new $(DESTDIR)$(COMPLETIONS)/leash
+	$(Q)for n in timeout su; do \
+		ln -sfn leash $(DESTDIR)$(COMPLETIONS)/.$$n.new && \
+		mv -f $(DESTDIR)$(COMPLETIONS)/.$$n.new $(DESTDIR)$(COMPLETIONS)/$$n || exit 1; \
+	done
 	$(Q)$(REL_LEASH_SH); for n in timeout su; do \
 		ln -sfn "$$to" $(DESTDIR)$(LEASH_LIBEXEC)/.$$n.new && \
 		mv -f $(DESTDIR)$(LEASH_LIBEXEC)/.$$n.new $(DESTDIR)$(LEASH_LIBEXEC)/$$n || exit 1; \
 	done
-	@echo "leash: installed $(DESTDIR)$(bindir)/leash, $(DESTDIR)$(mandir)/man1/leash.1, $(DESTDIR)$(LEASH_LIBEXEC)/{timeout,su}, $(DESTDIR)$(COMPLETIONS)/leash"
+	@echo "leash: installed $(DESTDIR)$(bindir)/leash, $(DESTDIR)$(mandir)/man1/leash.1, $(DESTDIR)$(LEASH_LIBEXEC)/{timeout,su}, $(DESTDIR)$(COMPLETIONS)/{leash,timeout,su}"
 
 install-strip:
 	$(Q)$(MAKE) --no-print-directory INSTALL_STRIP=-s install
@@ -291,6 +298,9 @@ uninstall:
 	$(Q)rm -f $(DESTDIR)$(bindir)/leash $(DESTDIR)$(mandir)/man1/leash.1 \
 		$(DESTDIR)$(LEASH_LIBEXEC)/timeout $(DESTDIR)$(LEASH_LIBEXEC)/su \
 		$(DESTDIR)$(COMPLETIONS)/leash
+	$(Q)for n in timeout su; do \
+		[ "$$(readlink $(DESTDIR)$(COMPLETIONS)/$$n 2>/dev/null)" != leash ] || \
+			rm -f $(DESTDIR)$(COMPLETIONS)/$$n; done
 	$(Q)rmdir $(DESTDIR)$(LEASH_LIBEXEC) 2>/dev/null || true
 
 # clean keeps what was downloaded: the libcap built from Debian's source

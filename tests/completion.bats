@@ -18,11 +18,13 @@ setup() {
 
 # comp LINE: what bash offers at the end of LINE, one per line in
 # $output.  Words split at blanks and at '=' as COMP_WORDBREAKS does; a
-# compspec that returns 124 (replaced itself) is looked up and run again.
+# compspec that returns 124 (replaced itself) is looked up and run again;
+# without one, the default (-D: bash-completion's loader, which loads a
+# file by the command's name).  COMPLETION= empty sources no file first.
 comp() {
 	run bash --norc --noprofile -c '
 		. "$1" || exit 90
-		. "$2" || exit 91
+		[[ -z $2 ]] || . "$2" || exit 91
 		# Outside a real completion compopt fails: keep its noise out.
 		compopt() { builtin compopt "$@" 2>/dev/null; return 0; }
 		line=$3
@@ -38,9 +40,10 @@ comp() {
 		[[ $line == *" " || $line == *= ]] && COMP_WORDS+=("")
 		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
 		COMP_LINE=$line COMP_POINT=${#line}
-		for try in 1 2; do
+		for try in 1 2 3 4; do
 			spec=$(complete -p "${COMP_WORDS[0]}" 2>/dev/null ||
-				complete -p "${COMP_WORDS[0]##*/}" 2>/dev/null) || exit 92
+				complete -p "${COMP_WORDS[0]##*/}" 2>/dev/null ||
+				complete -p -D 2>/dev/null) || exit 92
 			func=${spec#*-F } func=${func%% *}
 			COMPREPLY=()
 			"$func" "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" \
@@ -211,4 +214,49 @@ assert_all_options() {
 		WERROR=1 SANITIZE="$san" prefix=/usr datadir=/usr/share
 	assert_status 0
 	cmp "$COMPLETION" "$d/usr/share/bash-completion/completions/leash"
+	[[ $(readlink "$d/usr/share/bash-completion/completions/timeout") == leash ]]
+	[[ $(readlink "$d/usr/share/bash-completion/completions/su") == leash ]]
+	run make -C "$TOP" --no-print-directory uninstall DESTDIR="$d" \
+		prefix=/usr datadir=/usr/share
+	assert_status 0
+	[[ -z $(find "$d" ! -type d) ]]
+}
+
+# stage: make install into $TMP/stage; bash-completion then looks in its
+# share before the system's (XDG_DATA_DIRS), as in /usr/local/share.
+stage() {
+	local san=
+	[[ ${LEASH_BUILDDIR:-} == */build-san ]] && san=1
+	make -C "$TOP" --no-print-directory install DESTDIR="$TMP/stage" \
+		WERROR=1 SANITIZE="$san" prefix=/usr/local >/dev/null
+	export XDG_DATA_DIRS=$TMP/stage/usr/local/share:/usr/share HOME=$TMP
+}
+
+@test "first use: timeout and su that are leash complete as leash's with no leash completion loaded before" {
+	stage
+	local d=$TMP/stage/usr/local/libexec/leash
+	PATH=$d:$PATH COMPLETION= comp "timeout -"
+	offered --foreground --kill-after= --preserve-status
+	not_offered --user=
+	[[ ${lines[0]} == func=_leash_compat ]]
+	PATH=$d:$PATH COMPLETION= comp "su --supp"
+	offered --supp-group=
+}
+
+@test "first use: timeout and su that are not leash get the system's completion, though leash's is installed under their names" {
+	local gnu
+	gnu=$(PATH=/usr/bin:/bin command -v timeout) || skip "no timeout(1)"
+	[[ $(readlink -f "$gnu") != */leash ]] || skip "the system's timeout is leash"
+	[[ -f /usr/share/bash-completion/completions/timeout ]] ||
+		skip "bash-completion has no timeout completion here"
+	stage
+	PATH=/usr/bin:/bin COMPLETION= comp "timeout --k"
+	offered --kill-after=
+	[[ ${lines[0]} == func=_timeout ]] || { echo "$output" >&2; false; }
+	if [[ -f /usr/share/bash-completion/completions/su ]]; then
+		PATH=/usr/bin:/bin COMPLETION= comp "su --"
+		local func
+		func=$(grep -o '^complete -F [^ ]* su$' /usr/share/bash-completion/completions/su | cut -d' ' -f3)
+		[[ ${lines[0]} == "func=$func" ]] || { echo "$output" >&2; false; }
+	fi
 }
