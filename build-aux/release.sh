@@ -5,8 +5,9 @@
 # line in OUTDIR/MANIFEST with its size, sha256 and the --version it
 # reports (run through qemu-user for a foreign architecture); then
 # OUTDIR/SHA256SUMS for all of them and the source tarball.  Fails when a
-# binary does not report this tree's version; warns when one outgrows its
-# size budget.
+# binary does not report this tree's version, or when the README's
+# "Stripped sizes" paragraph is stale (an ARCH it names more than 2 KiB
+# off); warns when one outgrows its size budget.
 #
 # usage: build-aux/release.sh OUTDIR ARCH...
 set -eu
@@ -30,10 +31,18 @@ budget() {
 	esac
 }
 
+# readme_kib ARCH: the KiB the README's "Stripped sizes" paragraph
+# gives ARCH ("x86_64 132 KiB"); nothing when it names no such size.
+readme_kib() {
+	awk '/^Stripped sizes/ { on = 1 } on && /^$/ { exit } on { printf "%s ", $0 }' \
+		"$src/README" | grep -o "$1 [0-9]* KiB" | awk '{ print $2; exit }'
+}
+
 # mkvar FILE NAME: NAME's value in a config.mk.
 mkvar() { sed -n "s/^$2 = //p" "$1" | tail -n 1; }
 
 : >"$out/MANIFEST.tmp"
+stale=
 for arch in "$@"; do
 	b=build-$arch
 	[ -x "$b/leash" ] && [ -f "$b/config.mk" ] || die "$b/leash not built (make ARCH=$arch)"
@@ -55,6 +64,10 @@ for arch in "$@"; do
 	[ "$size" -le "$(budget "$arch")" ] ||
 		printf 'leash: warning: %s: %s bytes, over its budget of %s\n' \
 			"$name" "$size" "$(budget "$arch")" >&2
+	kib=$(((size + 512) / 1024)) said=$(readme_kib "$arch")
+	if [ -n "$said" ] && { [ $((kib - said)) -gt 2 ] || [ $((said - kib)) -gt 2 ]; }; then
+		stale="$stale, $arch $kib KiB (README: $said)"
+	fi
 	printf '%s %s %s %s\n' "$name" "$size" "${sum%% *}" "$got" >>"$out/MANIFEST.tmp"
 	printf 'leash: %s: %s bytes (%s KiB), %s%s\n' "$out/$name" "$size" \
 		"$(awk -v s="$size" 'BEGIN { printf "%.1f", s / 1024 }')" "$got" \
@@ -68,3 +81,5 @@ rm -f "$out/MANIFEST.tmp"
 (cd "$out" && sha256sum $(for a in "$@"; do echo "leash-$version-$a"; done) \
 	$(ls "leash-$version.tar.gz" 2>/dev/null) >SHA256SUMS.tmp && mv SHA256SUMS.tmp SHA256SUMS)
 echo "leash: $out/MANIFEST, $out/SHA256SUMS"
+[ -z "$stale" ] ||
+	die "the README's stripped sizes are stale: ${stale#, }; update its 'Stripped sizes' paragraph"

@@ -116,6 +116,27 @@ files() {
 	assert_output ""
 }
 
+@test "make release fails when the README's stripped size of an ARCH is more than 2 KiB off" {
+	copy_tree
+	# A built build-x86_64 as release.sh reads it: the binary and the
+	# config.mk lines it asks.
+	mkdir "$SRC/build-x86_64"
+	cp "$LEASH" "$SRC/build-x86_64/leash"
+	printf 'LINK = static\nSTRIP = strip\nQEMU =\n' >"$SRC/build-x86_64/config.mk"
+	local kib
+	cp "$LEASH" "$TMP/stripped"
+	strip --strip-all "$TMP/stripped"
+	kib=$((($(wc -c <"$TMP/stripped") + 512) / 1024))
+	grep -q '^Stripped sizes' "$SRC/README"
+	sed -i "/^Stripped sizes/,/^\$/s/x86_64 [0-9]* KiB/x86_64 $((kib + 3)) KiB/" "$SRC/README"
+	run bash -c 'cd "$1" && build-aux/release.sh "$2" x86_64' sh "$SRC" "$TMP/out"
+	assert_status 1
+	[[ ${lines[-1]} == "leash: the README's stripped sizes are stale: x86_64 $kib KiB (README: $((kib + 3))); update its 'Stripped sizes' paragraph" ]]
+	sed -i "/^Stripped sizes/,/^\$/s/x86_64 [0-9]* KiB/x86_64 $((kib - 2)) KiB/" "$SRC/README"
+	run bash -c 'cd "$1" && build-aux/release.sh "$2" x86_64' sh "$SRC" "$TMP/out"
+	assert_status 0
+}
+
 @test "make demo installs the build and the demo's tools only: no bats, no clang (make check and make fuzz bring those)" {
 	run "$TOP/build-aux/deps.sh" --dry-run --assume-missing demo
 	assert_status 0
