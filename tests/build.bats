@@ -143,7 +143,7 @@ files() {
 	[[ $output == *"installing musl-tools "* && $output == *"installing util-linux "* ]]
 	[[ $output != *bats* && $output != *clang* && $output != *llvm* && $output != *mandoc* ]]
 	[[ -f $TOP/config.mk ]] || skip "the tree is not configured: make -n would configure it"
-	run cleanmake -n -C "$TOP" demo
+	run cleanmake -n -C "$TOP" DEPS=1 demo
 	[[ $output == *"build-aux/deps.sh demo"* ]]
 	[[ $output != *"build-aux/deps.sh check"* ]]
 }

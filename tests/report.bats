@@ -287,7 +287,7 @@ assert_keys() {
 
 @test "report: /dev/null, /dev/stdout and /dev/stderr as root: written in place, the device and the links stay (a private /dev)" {
 	need_root "a private mount namespace"
-	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
+	need_mountns
 	# A /dev of the test's own, so that a leash that replaced them
 	# harms nothing outside.
 	run unshare -m --propagation private -- bash -c '
