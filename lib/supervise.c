@@ -25,6 +25,7 @@
 #include "signals.h"
 #include "sigign.h"
 #include "sigraw.h"
+#include "sigsys.h"
 #include "timer.h"
 #include "wake.h"
 
@@ -55,6 +56,9 @@ static bool must_handle(int sig, int term_signal)
  * RTMIN. */
 static void handle(struct sigstate *ss, int sig, int term_signal)
 {
+	/* Never blocked: lib/sigsys.c catches it (supervise_prepare). */
+	if (sig == SIGSYS)
+		return;
 	/* Default, not ignored: the command gets it that way too (at exec
 	 * a disposition is the default or SIG_IGN, so this changes only an
 	 * ignored one). */
@@ -88,6 +92,9 @@ int supervise_prepare(const struct plan *plan, struct sigstate *ss)
 		handle(ss, sig, plan->term_signal);
 	if (!sigismember(&ss->handled, plan->term_signal))
 		handle(ss, plan->term_signal, plan->term_signal);
+	/* SIGSYS from outside comes through lib/sigsys.c's pipe instead. */
+	if (sigsys_forward(must_handle(SIGSYS, plan->term_signal)) < 0)
+		return -1;
 	/* The command's SIGCHLD wakes the main thread at its exit, while
 	 * the waiter thread wakes too: the thread's news then finds it awake
 	 * instead of waking an idle CPU after the thread ran.  A subreaper's
@@ -528,6 +535,16 @@ static void on_signals_src(struct watch *w, short revents)
 	on_signals(w);
 }
 
+/* Source: SIGSYS sent from outside, as lib/sigsys.c's handler took it. */
+static void on_sigsys_src(struct watch *w, short revents)
+{
+	pid_t from;
+
+	(void)revents;
+	while (sigsys_next(&from))
+		on_signal(w, SIGSYS, from, SI_USER);
+}
+
 static void on_timer_src(struct watch *w, short revents)
 {
 	(void)revents;
@@ -560,7 +577,7 @@ static void on_master_src(struct watch *w, short revents)
 	relay_from_master(w->relay, revents);
 }
 
-#define NSOURCES 6
+#define NSOURCES 7
 
 /* The table, in order: signals first, so a deadline or a signal is
  * never starved by a busy pty. */
@@ -569,6 +586,7 @@ static int sources(const struct watch *w, struct source *s)
 	int n = 0;
 
 	s[n++] = (struct source){ { w->sfd, POLLIN, 0 }, on_signals_src };
+	s[n++] = (struct source){ { sigsys_fd(), POLLIN, 0 }, on_sigsys_src };
 	s[n++] = (struct source){ { w->timer.fd, POLLIN, 0 }, on_timer_src };
 	/* Once it told the exit, a pidfd stays readable: off the table. */
 	s[n++] = (struct source){ { w->waiter.exited ? -1 : w->waiter.fd,
