@@ -48,6 +48,9 @@ only_std_fds() {
 	assert_output "$mine"
 	run "$PROBE" -b USR1,WINCH -- leash -t 10 -k 5 probe -k blocked
 	assert_output USR1,WINCH
+	# SYS, which leash never blocks for itself (lib/sigsys.h).
+	run "$PROBE" -b SYS -- leash -t 10 probe -k blocked
+	assert_output SYS
 }
 
 @test "child: dispositions reset: nothing ignored that the caller did not ignore" {
@@ -61,6 +64,9 @@ only_std_fds() {
 @test "child: signals ignored by the caller stay ignored" {
 	run "$PROBE" -d "$DFL_SIGS" -i HUP,PIPE -- leash -t 10 probe -k ignored
 	assert_output HUP,PIPE
+	# SYS, which leash catches for itself (lib/sigsys.h).
+	run "$PROBE" -d "$DFL_SIGS" -i SYS -- leash -t 10 probe -k ignored
+	assert_output SYS
 }
 
 @test "child: ignored signals are found without /proc too (a recovery image)" {
@@ -454,7 +460,8 @@ STRACE_SET=kill,tkill,tgkill,pidfd_send_signal,pidfd_open,waitid,wait4
 
 @test "native: signals sent to leash are forwarded" {
 	local s st
-	for s in TERM INT HUP QUIT USR1 USR2; do
+	# SYS too: not read from the signalfd, but through lib/sigsys.c.
+	for s in TERM INT HUP QUIT USR1 USR2 SYS; do
 		rm -f "$TMP/ready" "$TMP/log"
 		start_ready leash -t 30 probe -c "$s" -E -x 42 -l "$TMP/log" -o "$TMP/ready" -m "$MARK" -s 30 -q
 		local lpid=$READY_PID
@@ -522,7 +529,7 @@ NOSYS=${NOSYS:-${LEASH_BUILDDIR:-$TOP/build}/nosys}
 @test "fallback: without timerfd the deadline still holds, by the clock; -v says so" {
 	[[ -x $NOSYS ]] || skip "no nosys helper"
 	local e
-	for e in ENOSYS EPERM; do
+	for e in ENOSYS EPERM TRAP; do
 		BOUND=8 run --separate-stderr bounded "$NOSYS" -e "$e" timerfd_create -- "$LEASH" -v -t 0.3 sleep 5
 		assert_status 124
 		[[ $stderr == *"leash: fallback: no-timerfd: the deadline polls the clock: "* ]]
