@@ -4,7 +4,7 @@
 #include "sigsys.h"
 
 #include <errno.h>
-#include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -18,10 +18,10 @@
 static struct sigaction caller;         /* SIGSYS as leash found it */
 static bool caller_blocked;
 static bool forward_ignored;            /* -s SYS: forwarded even so */
-static pid_t owner;                     /* the process that forwards */
-static int pipefd[2] = { -1, -1 };      /* senders of SIGSYS from outside */
+static volatile pid_t owner;            /* the process that forwards, or 0 */
+static atomic_int pending;              /* SIGSYS from outside, not taken */
 static volatile sig_atomic_t last_nr = -1;
-static volatile sig_atomic_t ntraps;
+static atomic_uint ntraps;              /* in any thread */
 
 /* The trapped call's return value, as the kernel would have set it: the
  * register the libc wrapper reads when the handler returns. */
@@ -55,6 +55,21 @@ static void act_default(void)
 	kill(getpid(), SIGSYS);
 }
 
+/* One from outside, for the supervise loop: counted, then the loop is
+ * woken by a SIGCHLD, which its signalfd reads (a wake-up only, as from
+ * leash itself); the loop takes the count after it has read the signals,
+ * so no SIGSYS counted before the wake-up can be missed.  One leash sent
+ * itself (to its own group) is dropped, as on_signal drops the others. */
+static void queue_for_loop(const siginfo_t *si)
+{
+	if (si->si_code == SI_USER && si->si_pid == owner)
+		return;
+	if (caller.sa_handler == SIG_IGN && !forward_ignored)
+		return;         /* as the kernel would have dropped it */
+	atomic_fetch_add(&pending, 1);
+	kill(owner, SIGCHLD);
+}
+
 /* Async-signal-safe throughout; in any thread (a trap is the trapping
  * thread's, one from outside goes to whichever thread has it unblocked). */
 static void on_sigsys(int sig, siginfo_t *si, void *ctx)
@@ -67,12 +82,9 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 		if (!set_return(ctx, -ENOSYS))
 			act_default();
 		last_nr = si->si_syscall;
-		ntraps++;
-	} else if (pipefd[1] >= 0 && getpid() == owner) {
-		pid_t from = si->si_pid;
-
-		if (forward_ignored || caller.sa_handler != SIG_IGN)
-			(void)!write(pipefd[1], &from, sizeof from);
+		atomic_fetch_add(&ntraps, 1);
+	} else if (owner && getpid() == owner) {
+		queue_for_loop(si);
 	} else if (caller.sa_handler != SIG_IGN) {
 		/* Not leash's to forward (before the supervise loop is
 		 * ready, or the child before exec): as the caller left it. */
@@ -99,26 +111,15 @@ int sigsys_catch(void)
 	return 0;
 }
 
-int sigsys_forward(bool even_ignored)
+void sigsys_forward(pid_t self, bool even_ignored)
 {
 	forward_ignored = even_ignored;
-	owner = getpid();
-	/* Once per process: a second launch (the rerun without a cgroup)
-	 * reads what came meanwhile, as from a blocked signal. */
-	if (pipefd[0] < 0 && pipe2(pipefd, O_CLOEXEC | O_NONBLOCK) < 0)
-		return -1;
-	return 0;
+	owner = self;
 }
 
-int sigsys_fd(void)
+bool sigsys_take(void)
 {
-	return pipefd[0];
-}
-
-int sigsys_next(pid_t *from)
-{
-	return pipefd[0] >= 0 &&
-	       read(pipefd[0], from, sizeof *from) == (ssize_t)sizeof *from;
+	return atomic_exchange(&pending, 0) != 0;
 }
 
 void sigsys_for_exec(sigset_t *mask)
@@ -135,7 +136,7 @@ void sigsys_for_exec(sigset_t *mask)
 
 unsigned sigsys_traps(void)
 {
-	return (unsigned)ntraps;
+	return atomic_load(&ntraps);
 }
 
 long sigsys_last(void)

@@ -10,8 +10,7 @@
  * A trap of a blocked SIGSYS is fatal (the kernel resets the handler and
  * unblocks it), so SIGSYS is never blocked in leash: a SIGSYS sent from
  * outside reaches the same handler, which hands it to the supervise loop
- * through a pipe (sigsys_forward) to be forwarded like the signals the
- * signalfd reads.  Not caught: a trap inside libc's fork or
+ * (sigsys_forward) to be forwarded like the signals the signalfd reads.  Not caught: a trap inside libc's fork or
  * pthread_create, which block every signal around their clone. */
 #ifndef LEASH_SIGSYS_H
 #define LEASH_SIGSYS_H
@@ -26,19 +25,18 @@
  * -1 with errno: traps stay fatal. */
 int sigsys_catch(void);
 
-/* From now on a SIGSYS sent to leash from outside is queued on
- * sigsys_fd() (before: the caller's disposition, default death).  One
- * the caller ignored is dropped, as the kernel would drop it, unless
+/* From now on a SIGSYS sent to SELF (leash) from outside is counted
+ * for sigsys_take, and the supervise loop is woken by a SIGCHLD from
+ * SELF, which leash blocks and reads already: no descriptor, no cost at
+ * launch.  Before, it has the caller's disposition (default: death).
+ * One the caller ignored is dropped, as the kernel would drop it, unless
  * EVEN_IGNORED (leash's -s signal, which the command then gets at its
- * default too).  -1 with errno (no pipe). */
-int sigsys_forward(bool even_ignored);
+ * default too). */
+void sigsys_forward(pid_t self, bool even_ignored);
 
-/* Readable when a SIGSYS from outside waits; -1 before sigsys_forward. */
-int sigsys_fd(void);
-
-/* The next SIGSYS from outside: 1 and its sender in *FROM, 0 when none
- * is left. */
-int sigsys_next(pid_t *from);
+/* Did a SIGSYS come from outside since the last call?  Asked after the
+ * signals the wake-up came with have been read. */
+bool sigsys_take(void);
 
 /* In the child, just before exec: SIGSYS as the caller left it (ignored
  * stays ignored unless forwarded even so), and blocked in MASK if it was

@@ -92,9 +92,8 @@ int supervise_prepare(const struct plan *plan, struct sigstate *ss)
 		handle(ss, sig, plan->term_signal);
 	if (!sigismember(&ss->handled, plan->term_signal))
 		handle(ss, plan->term_signal, plan->term_signal);
-	/* SIGSYS from outside comes through lib/sigsys.c's pipe instead. */
-	if (sigsys_forward(must_handle(SIGSYS, plan->term_signal)) < 0)
-		return -1;
+	/* SIGSYS from outside comes through lib/sigsys.c instead. */
+	sigsys_forward(plan->self, must_handle(SIGSYS, plan->term_signal));
 	/* The command's SIGCHLD wakes the main thread at its exit, while
 	 * the waiter thread wakes too: the thread's news then finds it awake
 	 * instead of waking an idle CPU after the thread ran.  A subreaper's
@@ -535,16 +534,6 @@ static void on_signals_src(struct watch *w, short revents)
 	on_signals(w);
 }
 
-/* Source: SIGSYS sent from outside, as lib/sigsys.c's handler took it. */
-static void on_sigsys_src(struct watch *w, short revents)
-{
-	pid_t from;
-
-	(void)revents;
-	while (sigsys_next(&from))
-		on_signal(w, SIGSYS, from, SI_USER);
-}
-
 static void on_timer_src(struct watch *w, short revents)
 {
 	(void)revents;
@@ -577,7 +566,7 @@ static void on_master_src(struct watch *w, short revents)
 	relay_from_master(w->relay, revents);
 }
 
-#define NSOURCES 7
+#define NSOURCES 6
 
 /* The table, in order: signals first, so a deadline or a signal is
  * never starved by a busy pty. */
@@ -586,7 +575,6 @@ static int sources(const struct watch *w, struct source *s)
 	int n = 0;
 
 	s[n++] = (struct source){ { w->sfd, POLLIN, 0 }, on_signals_src };
-	s[n++] = (struct source){ { sigsys_fd(), POLLIN, 0 }, on_sigsys_src };
 	s[n++] = (struct source){ { w->timer.fd, POLLIN, 0 }, on_timer_src };
 	/* Once it told the exit, a pidfd stays readable: off the table. */
 	s[n++] = (struct source){ { w->waiter.exited ? -1 : w->waiter.fd,
@@ -660,6 +648,10 @@ static void watch_loop(struct watch *w)
 			on_timer(w);
 		if (w->sfd < 0)
 			on_signals(w);
+		/* SIGSYS from outside: lib/sigsys.c counted it, then woke us
+		 * with a SIGCHLD, read above. */
+		if (sigsys_take())
+			on_signal(w, SIGSYS, 0, SI_USER);
 	}
 }
 

@@ -357,18 +357,20 @@ STRACE_SET=kill,tkill,tgkill,pidfd_send_signal,pidfd_open,waitid,wait4
 			[[ -x $NOSYS ]] || continue
 			pre=("$NOSYS" signalfd4 --)
 		fi
-		start_ready "${pre[@]}" "$LEASH" -t 30 "$PROBE" -c HUP,INT,QUIT,USR1,USR2,TERM \
+		start_ready "${pre[@]}" "$LEASH" -t 30 "$PROBE" -c HUP,INT,QUIT,USR1,USR2,TERM,SYS \
 			-l "$TMP/log" -o "$TMP/ready" -m "$MARK" -s 2 -x 5 -q
 		local lpid=$READY_PID
 		kill -STOP "$lpid"
 		kill -HUP "$lpid"; kill -INT "$lpid"; kill -QUIT "$lpid"
 		kill -USR1 "$lpid"; kill -USR2 "$lpid"; kill -TERM "$lpid"
+		# SYS, caught (lib/sigsys.c), comes to the loop another way.
+		kill -SYS "$lpid"
 		kill -CONT "$lpid"
 		st=0
 		wait "$lpid" || st=$?
 		echo "$how: status $st, log: $(tr '\n' ' ' < "$TMP/log")" >&2
 		[ "$st" -eq 5 ]
-		for s in HUP INT QUIT USR1 USR2 TERM; do
+		for s in HUP INT QUIT USR1 USR2 TERM SYS; do
 			grep -qx "$s" "$TMP/log"
 		done
 	done
