@@ -379,6 +379,10 @@ STRACE_SET=kill,tkill,tgkill,pidfd_send_signal,pidfd_open,waitid,wait4
 
 @test "wait: the main thread sleeps until it has read the waiter thread's news (strace holds the thread after its write)" {
 	need_strace
+	# glibc (SANITIZE=1) makes threads with clone3: where the filter
+	# traps it, leash makes no thread (lib/waiter.c); musl's use clone.
+	[[ ${SANITIZE:-0} == 1 && ${LEASH_NOSYS_ERRNO:-} == TRAP && ,${LEASH_NOSYS:-}, == *,clone3,* ]] &&
+		skip "glibc's threads need clone3, which this filter traps"
 	# The thread's write to its eventfd returns 0.2 s late.  A main
 	# thread that waited for a flag set after that write found the
 	# eventfd ready and polled it again and again meanwhile (thousands
