@@ -220,6 +220,22 @@ need_root_leaf() {
 	assert_no_leftovers
 }
 
+@test "timerfd made but not set (a filter that refuses timerfd_settime): the clock is polled; -k's KILL too" {
+	local e
+	for e in "${ERRNOS[@]}"; do
+		denied "$e" timerfd_settime root --cgroup=off -t 0.5 -k 0.5 -- sh -c "$STUBBORN"
+		assert_status 137
+		escapee_dies
+		if [[ $e == TRAP ]]; then
+			[[ $stderr == *"leash: fallback: no-timerfd: the deadline polls the clock: system call timerfd_settime"*" refused (seccomp)"* ]]
+		else
+			said no-timerfd "the deadline polls the clock" "$e"
+		fi
+		reported no-timerfd
+	done
+	assert_no_leftovers
+}
+
 @test "no timerfd under the name timeout: --verbose says GNU's one line, no fallback" {
 	local e
 	for e in "${ERRNOS[@]}"; do

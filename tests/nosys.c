@@ -5,7 +5,8 @@
  * so that every fallback of leash can be forced here.
  *
  *   nosys [-e ERRNO] NAME[,NAME...] -- CMD [ARG]...
- *     NAME   timerfd_create pidfd_open clone3 signalfd4 close_range keyctl
+ *     NAME   timerfd_create timerfd_settime pidfd_open clone3 signalfd4
+ *            close_range keyctl
  *            subreaper (prctl PR_SET_CHILD_SUBREAPER only)
  *            thread (clone with CLONE_THREAD, and clone3: no pthread_create)
  *            pdeathsig (prctl PR_SET_PDEATHSIG only), pipe (pipe2 and
@@ -52,6 +53,11 @@ static const struct {
 	unsigned value;
 } calls[] = {
 	{ "timerfd_create", SYS_timerfd_create, ANY, 0 },
+	{ "timerfd_settime", SYS_timerfd_settime, ANY, 0 },
+#ifdef SYS_timerfd_settime64
+	/* musl on 32-bit tries the 64-bit time call first: deny both. */
+	{ "timerfd_settime", SYS_timerfd_settime64, ANY, 0 },
+#endif
 	{ "pidfd_open", SYS_pidfd_open, ANY, 0 },
 	{ "clone3", SYS_clone3, ANY, 0 },
 	{ "signalfd4", SYS_signalfd4, ANY, 0 },
