@@ -9,6 +9,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "sigraw.h"
 #include "sysname.h"
 
 #ifndef SYS_SECCOMP
@@ -93,22 +94,34 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 	errno = saved;
 }
 
+/* Does MASK block SIGSYS, or one of the libc's own signals (sigraw.h)? */
+static bool blocks_sys_or_own(const sigset_t *mask)
+{
+	for (int sig = 32; sig <= SIGRAW_RTMIN; sig++)
+		if (sigraw_has(mask, sig))
+			return true;
+	return sigraw_has(mask, SIGSYS);
+}
+
 int sigsys_catch(void)
 {
 	struct sigaction sa = { .sa_sigaction = on_sigsys,
 				.sa_flags = SA_SIGINFO | SA_RESTART };
-	sigset_t sys, old;
+	sigset_t mask;
 
 	/* Every other signal may come in the handler: it takes none. */
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGSYS, &sa, &caller) < 0)
+	if (sigraw_mask(SIG_BLOCK, NULL, &mask) < 0 ||
+	    sigaction(SIGSYS, &sa, &caller) < 0)
 		return -1;
-	sigemptyset(&sys);
-	sigaddset(&sys, SIGSYS);
-	if (sigprocmask(SIG_UNBLOCK, &sys, &old) < 0)
-		return -1;
-	caller_blocked = sigismember(&old, SIGSYS);
-	return 0;
+	caller_blocked = sigraw_has(&mask, SIGSYS);
+	/* The caller's mask again, but SIGSYS: musl's first handler also
+	 * unblocks its own 33 and 34, which the command must get as the
+	 * caller left them.  Nothing to do in the usual case. */
+	if (!blocks_sys_or_own(&mask))
+		return 0;
+	sigdelset(&mask, SIGSYS);
+	return sigraw_mask(SIG_SETMASK, &mask, NULL);
 }
 
 void sigsys_forward(pid_t self, bool even_ignored)

@@ -510,6 +510,20 @@ NO_LEAK_CHECK="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 	assert_output none
 }
 
+@test "SIGSYS: catching it changes nothing else of the caller's mask: 33 and 34 (musl's own) stay blocked for the command" {
+	command -v perl >/dev/null || must_run_or_skip "no perl"
+	# The kernel's rt_sigprocmask: libc's refuse 32-34.
+	local nr
+	case $(uname -m) in
+	x86_64) nr=14 ;; aarch64) nr=135 ;; *) skip "rt_sigprocmask's number here" ;;
+	esac
+	run perl -e 'my $nr = shift; my $set = pack("Q", (1 << 32) | (1 << 33) | (1 << 39));
+		syscall($nr + 0, 0, $set, 0, 8) == 0 or die "mask: $!";
+		exec @ARGV or die' "$nr" "$LEASH" -t 5 probe -k blocked
+	assert_status 0
+	assert_output 33,34,40
+}
+
 # --- the report and -v on a host that needs none ---------------------------------
 
 @test "no fallback taken: the report's list is empty and -v says none" {

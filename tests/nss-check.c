@@ -18,6 +18,7 @@ static const char *check_getent;
 #include "../lib/passwd.c"
 #include "../lib/clock.c"
 #include "../lib/sigsys.c"
+#include "../lib/sigraw.c"
 #include "../lib/sysname.c"
 
 /* lib/fallback.c's recorder, without leash's diagnostics. */

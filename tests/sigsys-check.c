@@ -9,6 +9,7 @@
  * exits 1.  The library files are compiled in, since helpers are built
  * from one source file each. */
 #include "../lib/sigsys.c"
+#include "../lib/sigraw.c"
 #include "../lib/sysname.c"
 
 #include <string.h>
