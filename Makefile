@@ -230,7 +230,8 @@ LINK_CHECK = $(if $(ELF_MACHINE),READELF='$(READELF)' $(srcdir)/build-aux/cross.
 CROSS_ARCHS ?= aarch64 armhf
 CROSS_FILES ?= tests/timeout.bats tests/supervise.bats tests/prexec.bats \
 	tests/su.bats tests/ident.bats tests/env.bats tests/passwd.bats \
-	tests/hints.bats tests/arena.bats tests/cgroup-mountinfo.bats tests/cross.bats
+	tests/hints.bats tests/arena.bats tests/cgroup-mountinfo.bats tests/sigsys.bats \
+	tests/cross.bats
 CROSS_WAITS ?= thread
 check-cross:
 	$(Q)$(call DEPS_CMD,check)

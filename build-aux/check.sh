@@ -143,11 +143,15 @@ for f in $files; do
 done
 
 # The supervision core once more with the newer kernel interfaces
-# refused (tests/nosys.c), as an old kernel or a seccomp profile would.
+# refused (tests/nosys.c), as an old kernel or a seccomp profile would
+# (ENOSYS), and as an Android app's filter does (TRAP: a SIGSYS, which
+# leash takes as ENOSYS).
 nosys_set=pidfd_open,clone3,timerfd_create
 if [ -z "${LEASH_CHECK_FILES:-}" ]; then
-	run_bats "tests/supervise.bats ($nosys_set denied)" tests/supervise.bats \
-		LEASH_NOSYS=$nosys_set LEASH_WAIT=pidfd
+	for how in ENOSYS TRAP; do
+		run_bats "tests/supervise.bats ($nosys_set denied, $how)" tests/supervise.bats \
+			LEASH_NOSYS=$nosys_set LEASH_NOSYS_ERRNO=$how LEASH_WAIT=pidfd
+	done
 fi
 
 if [ -z "${LEASH_CHECK_FILES:-}" ]; then

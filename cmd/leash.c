@@ -19,6 +19,7 @@
 #include "nss.h"
 #include "mountinfo.h"
 #include "parse.h"
+#include "sigsys.h"
 #include "timer.h"
 
 extern char **environ;
@@ -49,6 +50,8 @@ struct timespec cmd_started;
 
 int main(int argc, char **argv)
 {
+	/* Before any call a seccomp filter may trap (even the clock's). */
+	sigsys_catch();
 	clock_now(TIMER_CLOCK, &cmd_started);
 	if (argc < 1 || !argv[0])
 		return EXIT_ENOENT;

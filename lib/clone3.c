@@ -54,8 +54,11 @@ pid_t clone3_into(int cgroup_fd)
 
 	/* As _Fork: no handler may run in the child before it is ready.
 	 * The kernel's call: libc's would leave out its own 32-34 and take
-	 * them out of OLD, unblocking them after (sigraw.h). */
+	 * them out of OLD, unblocking them after (sigraw.h).  But SIGSYS: a
+	 * seccomp trap of clone3 with SIGSYS blocked would kill leash, not
+	 * come back as ENOSYS (lib/sigsys.h). */
 	sigraw_fill(&all);
+	sigdelset(&all, SIGSYS);
 	if (sigraw_mask(SIG_BLOCK, &all, &old) < 0)
 		return -1;
 	pid = syscall(SYS_clone3, &a, sizeof a);

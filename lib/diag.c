@@ -3,6 +3,7 @@
 #include "diag.h"
 
 #include "quote.h"
+#include "sigsys.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -20,6 +21,17 @@ const char *diag_last(void)
 	return last;
 }
 
+/* ENOSYS where a seccomp filter traps calls is most likely its doing:
+ * the last trapped call is named instead (lib/sigsys.h). */
+static const char *err_text(int err)
+{
+	static char refusal[64];
+
+	if (err == ENOSYS && sigsys_refusal(refusal, sizeof refusal))
+		return refusal;
+	return strerror(err);
+}
+
 /* One write per message, so lines from leash and its child never mix. */
 static void diag_vprint(int err, const char *fmt, va_list ap)
 {
@@ -29,7 +41,7 @@ static void diag_vprint(int err, const char *fmt, va_list ap)
 
 	n += vsnprintf(buf + n, room > 0 ? (size_t)room : 0, fmt, ap);
 	if (err && n < (int)sizeof buf)
-		n += snprintf(buf + n, sizeof buf - n, ": %s", strerror(err));
+		n += snprintf(buf + n, sizeof buf - n, ": %s", err_text(err));
 	if (n > (int)sizeof buf - 2)
 		n = (int)sizeof buf - 2;
 	/* Kept without the prefix for a report; "prog: " is shorter. */

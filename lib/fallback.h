@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /* fallback: the kernel interfaces a run had to do without (an old kernel,
- * or a seccomp profile refusing a call), each recorded where it happens,
+ * or a seccomp profile refusing a call, or trapping it: lib/sigsys.h),
+ * each recorded where it happens,
  * for the -v line and the report's "fallbacks".  Nothing is asked of the
  * kernel here: a fallback costs a bit set when it is taken, and nothing
  * when it is not. */

@@ -9,7 +9,8 @@
 #include <sys/types.h>
 
 /* Is SIG's disposition SIG_IGN?  leash changes the disposition of no
- * signal it forwards, so this is what the caller left. */
+ * signal it forwards, so this is what the caller left; but SIGSYS, which
+ * it catches: lib/sigsys.c drops one the caller ignored itself. */
 bool sigign_is(int sig);
 
 /* Does process PID, alive, ignore SIG (its SigIgn in /proc/PID/status)?

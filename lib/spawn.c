@@ -13,6 +13,7 @@
 #include "execvp.h"
 #include "fallback.h"
 #include "ptymon.h"
+#include "sigsys.h"
 
 extern char **environ;
 
@@ -21,7 +22,12 @@ extern char **environ;
 static _Noreturn void child_fail(int fd, int stage, int step, int code)
 {
 	struct spawn_error e = { stage, step, errno };
+	/* ENOSYS from a seccomp trap: the parent names the call. */
+	struct spawn_error trap = { SPAWN_TRAPPED, (int)sigsys_last(), 0 };
 
+	if (e.err == ENOSYS && trap.step >= 0)
+		while (write(fd, &trap, sizeof trap) < 0 && errno == EINTR)
+			;
 	while (write(fd, &e, sizeof e) < 0 && errno == EINTR)
 		;
 	_exit(code);
@@ -88,6 +94,7 @@ static _Noreturn void child_run(const struct plan *p, const sigset_t *mask,
 	enum ident_step step = 0;
 	enum cgroup_step cstep = 0;
 	unsigned had = fallback_taken;
+	sigset_t caller_mask = *mask;
 
 	/* leash ignores these so a background job cannot stop it. */
 	signal(SIGTTIN, SIG_DFL);
@@ -104,8 +111,10 @@ static _Noreturn void child_run(const struct plan *p, const sigset_t *mask,
 	child_pdeathsig(p, parent, fd);
 	if (p->chdir && workdir_enter(p->chdir, &p->chdir_fallback) < 0)
 		child_fail(fd, SPAWN_CHDIR, 0, 125);
-	/* Last: the caller's mask, so nothing leash blocked leaks. */
-	if (sigprocmask(SIG_SETMASK, mask, NULL) < 0)
+	/* Last: the caller's mask and SIGSYS, so nothing of leash's leaks
+	 * (a trap from here on is fatal again, as it is for the command). */
+	sigsys_for_exec(&caller_mask);
+	if (sigprocmask(SIG_SETMASK, &caller_mask, NULL) < 0)
 		child_fail(fd, SPAWN_SIGMASK, 0, 125);
 	exec_command(p->file, p->argv, p->envp ? p->envp : environ);
 	child_fail(fd, SPAWN_EXEC, 0, errno == ENOENT ? 127 : 126);
@@ -182,7 +191,10 @@ int spawn_result(struct child *c, struct spawn_error *e)
 			;
 		if (n == (ssize_t)sizeof *e && e->stage == SPAWN_NOTE)
 			fallback_taken |= (unsigned)e->step & FALLBACK_ALL;
-	} while (n == (ssize_t)sizeof *e && e->stage == SPAWN_NOTE);
+		if (n == (ssize_t)sizeof *e && e->stage == SPAWN_TRAPPED)
+			sigsys_note(e->step);
+	} while (n == (ssize_t)sizeof *e &&
+		 (e->stage == SPAWN_NOTE || e->stage == SPAWN_TRAPPED));
 	close(c->errfd);
 	c->errfd = -1;
 	if (n != (ssize_t)sizeof *e)

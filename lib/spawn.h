@@ -19,6 +19,8 @@ enum spawn_stage {
 	SPAWN_SIGMASK,
 	SPAWN_NOTE,             /* no failure: STEP holds fallbacks the
 				 * child took (enum fallback bits) */
+	SPAWN_TRAPPED,          /* before a failure with ENOSYS: STEP is
+				 * the call a seccomp filter trapped */
 };
 
 struct spawn_error {

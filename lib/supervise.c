@@ -25,6 +25,7 @@
 #include "signals.h"
 #include "sigign.h"
 #include "sigraw.h"
+#include "sigsys.h"
 #include "timer.h"
 #include "wake.h"
 
@@ -55,6 +56,9 @@ static bool must_handle(int sig, int term_signal)
  * RTMIN. */
 static void handle(struct sigstate *ss, int sig, int term_signal)
 {
+	/* Never blocked: lib/sigsys.c catches it (supervise_prepare). */
+	if (sig == SIGSYS)
+		return;
 	/* Default, not ignored: the command gets it that way too (at exec
 	 * a disposition is the default or SIG_IGN, so this changes only an
 	 * ignored one). */
@@ -88,6 +92,8 @@ int supervise_prepare(const struct plan *plan, struct sigstate *ss)
 		handle(ss, sig, plan->term_signal);
 	if (!sigismember(&ss->handled, plan->term_signal))
 		handle(ss, plan->term_signal, plan->term_signal);
+	/* SIGSYS from outside comes through lib/sigsys.c instead. */
+	sigsys_forward(plan->self, must_handle(SIGSYS, plan->term_signal));
 	/* The command's SIGCHLD wakes the main thread at its exit, while
 	 * the waiter thread wakes too: the thread's news then finds it awake
 	 * instead of waking an idle CPU after the thread ran.  A subreaper's
@@ -642,6 +648,10 @@ static void watch_loop(struct watch *w)
 			on_timer(w);
 		if (w->sfd < 0)
 			on_signals(w);
+		/* SIGSYS from outside: lib/sigsys.c counted it, then woke us
+		 * with a SIGCHLD, read above. */
+		if (sigsys_take())
+			on_signal(w, SIGSYS, 0, SI_USER);
 	}
 }
 

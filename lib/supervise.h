@@ -21,7 +21,8 @@ struct sigstate {
  * reaper reads it).  Leash leads its own process group when PLAN asks (GNU's
  * setpgid(0, 0)), SIGCHLD to default, TTIN/TTOU ignored, every
  * terminating signal not ignored at start blocked, and SIGALRM and the
- * deadline signal blocked even when they were ignored.  -1 with errno. */
+ * deadline signal blocked even when they were ignored; but SIGSYS, never
+ * blocked, which lib/sigsys.c hands to the loop.  -1 with errno. */
 int supervise_prepare(const struct plan *plan, struct sigstate *ss);
 
 /* With a pty: also read SIGCHLD (the command stopped), SIGWINCH, SIGTSTP

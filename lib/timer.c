@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "fallback.h"
 
 #define NSEC 1000000000L
 #define TIME_MAX ((time_t)(~0ULL >> 1))
@@ -89,7 +90,14 @@ void timer_arm_at(struct timer *t, const struct timespec *at)
 	/* it_value zero would disarm: an expiry at the epoch is past. */
 	if (its.it_value.tv_sec == 0 && its.it_value.tv_nsec == 0)
 		its.it_value.tv_nsec = 1;
-	timerfd_settime(t->fd, TFD_TIMER_ABSTIME, &its, NULL);
+	/* Refused after all (a filter that lets the timerfd be made but
+	 * not set): the clock is polled, as without a timerfd; else the
+	 * deadline would never come. */
+	if (timerfd_settime(t->fd, TFD_TIMER_ABSTIME, &its, NULL) < 0) {
+		fallback_take(FALLBACK_TIMERFD, errno, "the deadline polls the clock");
+		close(t->fd);
+		t->fd = -1;
+	}
 }
 
 void timer_arm_in(struct timer *t, const struct timespec *d)

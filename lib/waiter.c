@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,6 +14,12 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "sigsys.h"
+
+#ifndef SYS_clone3
+#define SYS_clone3 435
+#endif
 
 #define POLL_INTERVAL_MS 100
 /* The thread only blocks in waitid: a small stack keeps leash's RSS low. */
@@ -63,6 +70,23 @@ static void *waiter_thread(void *arg)
 static pthread_t last_thread;
 static bool last_live;
 
+/* Would a seccomp filter trap the clone that makes a thread?  libc's
+ * pthread_create blocks every signal around it, and a trap with SIGSYS
+ * blocked kills leash (lib/sigsys.h): so the same call is made first
+ * with flags the kernel refuses before it makes anything (CLONE_THREAD
+ * without CLONE_SIGHAND: EINVAL), where a trap comes back as ENOSYS.
+ * glibc tries clone3 first (too small a struct: EINVAL). */
+static bool thread_trapped(void)
+{
+	unsigned before = sigsys_traps();
+
+#ifdef __GLIBC__
+	syscall(SYS_clone3, NULL, (size_t)0);
+#endif
+	syscall(SYS_clone, (unsigned long)CLONE_THREAD, 0UL, 0UL, 0UL, 0UL);
+	return sigsys_traps() != before;
+}
+
 static int waiter_start_thread(struct waiter *w)
 {
 	pthread_attr_t attr;
@@ -72,12 +96,17 @@ static int waiter_start_thread(struct waiter *w)
 		pthread_join(last_thread, NULL);
 		last_live = false;
 	}
+	if (thread_trapped())
+		return errno = ENOSYS, -1;
 	w->fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (w->fd < 0)
 		return -1;
 	/* The thread blocks what the caller blocked (supervise_prepare:
 	 * every signal leash handles), so that each stays pending for the
-	 * main thread's signalfd; sigthread keeps the libc's own ones so. */
+	 * main thread's signalfd; sigthread keeps the libc's own ones so.
+	 * Not SIGSYS: a trap in the thread comes back as ENOSYS too, and
+	 * one sent from outside that the thread takes is counted for the
+	 * main thread's loop (lib/sigsys.h). */
 	sigthread_before(&w->sig);
 	pthread_attr_init(&attr);
 	pthread_attr_setstack(&attr, waiter_stack, sizeof waiter_stack);

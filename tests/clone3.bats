@@ -94,6 +94,10 @@ nosys_leash() {
 	nosys_leash E2BIG
 }
 
+@test "without clone3 (SIGSYS: an Android app's filter traps it) the child joins its leaf" {
+	nosys_leash TRAP
+}
+
 @test "a leaf lost at birth that cannot be made again fails the launch (125), never runs outside it" {
 	need_root
 	command -v strace >/dev/null || skip "needs strace"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: ISC
 # fallback.bats: every kernel fallback forced on this host, as an old
-# kernel (ENOSYS) or a container's seccomp profile (EPERM) would force it:
-# tests/nosys.c refuses pidfd_open, pthread_create's clone, clone3,
+# kernel (ENOSYS), a container's seccomp profile (EPERM) or an Android
+# app's filter (TRAP: a SIGSYS, which leash takes as ENOSYS) would force
+# it: tests/nosys.c refuses pidfd_open, pthread_create's clone, clone3,
 # timerfd_create, signalfd4, prctl(PR_SET_CHILD_SUBREAPER) and keyctl;
 # strace's fault injection makes a leaf's cgroup.kill missing, as before
 # Linux 5.14, and a read-only bind mount in a private mount namespace
@@ -69,11 +70,29 @@ DEEP='setsid sh -c "probe -m \"$1\" -o \"$2\" -s 30 -q >/dev/null 2>&1 & wait" &
 # As ESCAPE, but the escapee and the command survive TERM (-k's KILL).
 STUBBORN='setsid sh -c "probe -t -m \"$1\" -o \"$2\" -s 30 -q >/dev/null 2>&1 & exit 0" & exec probe -t -s 30 -q'
 
+# Each refusal in turn: an old kernel's, a container's, an Android app's
+# (a SIGSYS, which leash takes as ENOSYS).
+ERRNOS=(ENOSYS EPERM TRAP)
+
 errtext() {
 	case $1 in
 	ENOSYS) echo "Function not implemented" ;;
 	EPERM) echo "Operation not permitted" ;;
 	E2BIG) echo "Argument list too long" ;;
+	esac
+}
+
+# trapped_call NAME: what the -v line of fallback NAME names under TRAP,
+# as a pattern (musl's signalfd tries signalfd4, then signalfd).
+trapped_call() {
+	case $1 in
+	no-thread) echo "clone*" ;;
+	no-pidfd) echo pidfd_open ;;
+	no-clone3) echo clone3 ;;
+	no-timerfd) echo timerfd_create ;;
+	no-signalfd) echo "signalfd*" ;;
+	no-subreaper) echo prctl ;;
+	no-keyring) echo keyctl ;;
 	esac
 }
 
@@ -97,9 +116,15 @@ denied() {
 	printf '%s\n' "$stderr" >&2
 }
 
-# said NAME TEXT ERRNO: the -v line of that fallback.
+# said NAME TEXT ERRNO: the -v line of that fallback; under TRAP it
+# names the call the filter trapped.
 said() {
-	[[ $stderr == *"leash: fallback: $1: $2: $(errtext "$3")"* ]]
+	if [[ $3 == TRAP ]]; then
+		# shellcheck disable=SC2053  # the call is a pattern
+		[[ $stderr == *"leash: fallback: $1: $2: system call "$(trapped_call "$1")" refused (seccomp)"* ]]
+	else
+		[[ $stderr == *"leash: fallback: $1: $2: $(errtext "$3")"* ]]
+	fi
 }
 
 # reported NAME: the report lists NAME among its fallbacks.
@@ -127,7 +152,7 @@ need_root_leaf() {
 @test "no waiter thread (pthread_create refused): the exit is polled; deadline and tree kill hold" {
 	local e who
 	for who in root nobody; do
-		for e in ENOSYS EPERM; do
+		for e in "${ERRNOS[@]}"; do
 			[[ $who == nobody ]] && need_root "running leash as nobody"
 			denied "$e" thread "$who" $([[ $who == root ]] && echo --cgroup=off) \
 				-t 0.5 -- sh -c "$ESCAPE"
@@ -145,7 +170,7 @@ need_root_leaf() {
 @test "no pidfd_open (LEASH_WAIT=pidfd): the exit is polled; deadline and tree kill hold" {
 	local e who
 	for who in root nobody; do
-		for e in ENOSYS EPERM; do
+		for e in "${ERRNOS[@]}"; do
 			[[ $who == nobody ]] && need_root "running leash as nobody"
 			LEASH_WAIT=pidfd denied "$e" pidfd_open "$who" \
 				$([[ $who == root ]] && echo --cgroup=off) -t 0.5 -- sh -c "$ESCAPE"
@@ -164,7 +189,7 @@ need_root_leaf() {
 @test "no pidfd_open in the tree walk: a grandchild is signalled by pid after the start-time check" {
 	local e who
 	for who in root nobody; do
-		for e in ENOSYS EPERM; do
+		for e in "${ERRNOS[@]}"; do
 			[[ $who == nobody ]] && need_root "running leash as nobody"
 			denied "$e" pidfd_open "$who" $([[ $who == root ]] && echo --cgroup=off) \
 				-t 0.5 -- sh -c "$DEEP"
@@ -181,7 +206,7 @@ need_root_leaf() {
 @test "no timerfd: the deadline polls the clock; -k's KILL too; the tree dies" {
 	local e who
 	for who in root nobody; do
-		for e in ENOSYS EPERM; do
+		for e in "${ERRNOS[@]}"; do
 			[[ $who == nobody ]] && need_root "running leash as nobody"
 			denied "$e" timerfd_create "$who" $([[ $who == root ]] && echo --cgroup=off) \
 				-t 0.5 -k 0.5 -- sh -c "$STUBBORN"
@@ -195,9 +220,25 @@ need_root_leaf() {
 	assert_no_leftovers
 }
 
+@test "timerfd made but not set (a filter that refuses timerfd_settime): the clock is polled; -k's KILL too" {
+	local e
+	for e in "${ERRNOS[@]}"; do
+		denied "$e" timerfd_settime root --cgroup=off -t 0.5 -k 0.5 -- sh -c "$STUBBORN"
+		assert_status 137
+		escapee_dies
+		if [[ $e == TRAP ]]; then
+			[[ $stderr == *"leash: fallback: no-timerfd: the deadline polls the clock: system call timerfd_settime"*" refused (seccomp)"* ]]
+		else
+			said no-timerfd "the deadline polls the clock" "$e"
+		fi
+		reported no-timerfd
+	done
+	assert_no_leftovers
+}
+
 @test "no timerfd under the name timeout: --verbose says GNU's one line, no fallback" {
 	local e
-	for e in ENOSYS EPERM; do
+	for e in "${ERRNOS[@]}"; do
 		BOUND=20 run --separate-stderr bounded "$NOSYS" -e "$e" timerfd_create -- \
 			"$TIMEOUT" --verbose 0.3 sleep 5
 		assert_status 124
@@ -208,7 +249,7 @@ need_root_leaf() {
 @test "no signalfd: signals are polled, adopted processes reaped as they are; the tree dies" {
 	local e who
 	for who in root nobody; do
-		for e in ENOSYS EPERM; do
+		for e in "${ERRNOS[@]}"; do
 			[[ $who == nobody ]] && need_root "running leash as nobody"
 			denied "$e" signalfd4 "$who" $([[ $who == root ]] && echo --cgroup=off) \
 				-t 0.5 -- sh -c "$ESCAPE"
@@ -241,7 +282,7 @@ need_root_leaf() {
 @test "no clone3: the child joins its leaf after fork; the escapee dies with the leaf" {
 	need_root_leaf
 	local e
-	for e in ENOSYS EPERM E2BIG; do
+	for e in "${ERRNOS[@]}" E2BIG; do
 		denied "$e" clone3 root -u "$UA" -t 0.5 -- sh -c "$ESCAPE"
 		assert_status 124
 		escapee_dies
@@ -265,7 +306,7 @@ in_keyring() {
 	need_root "an identity switch"
 	command -v keyctl >/dev/null || must_run_or_skip "no keyctl (keyutils)"
 	local e
-	for e in ENOSYS EPERM; do
+	for e in "${ERRNOS[@]}"; do
 		denied "$e" keyctl root -u "$UA" -t 0.5 -- sh -c "$ESCAPE"
 		assert_status 124
 		escapee_dies
@@ -293,7 +334,7 @@ in_keyring() {
 @test "no subreaper: the deadline holds, the group dies, a setsid escapee is out of reach and said so" {
 	local e who pid
 	for who in root nobody; do
-		for e in ENOSYS EPERM; do
+		for e in "${ERRNOS[@]}"; do
 			[[ $who == nobody ]] && need_root "running leash as nobody"
 			rm -f "$OPEN/esc.grp"
 			denied "$e" subreaper "$who" $([[ $who == root ]] && echo --cgroup=off) -t 0.5 -- \
@@ -398,6 +439,89 @@ need_inject() {
 	reported no-cgroup-kill
 	[ "$(jq -r '.kills_failed | length' "$R")" = 0 ]
 	assert_no_leftovers
+}
+
+# --- SIGSYS: an Android app's filter traps what it refuses --------------------------
+
+# A sanitizer's leak check at exit stops the world from a tracer thread
+# that sets PR_SET_PDEATHSIG itself, every signal blocked: under the
+# pdeathsig filter a SANITIZE=1 build would hang there.  Not leash's.
+NO_LEAK_CHECK="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+
+@test "SIGSYS: a trapped call leash cannot do without is one line and 125, not a death by SIGSYS" {
+	local t name
+	for t in "$LEASH" "$TIMEOUT"; do
+		name=${t##*/}
+		# The supervisor: no pipe for the spawn (musl tries pipe2, then
+		# pipe).  One line: no newline in it.
+		BOUND=20 run --separate-stderr bounded "$NOSYS" -e TRAP pipe -- "$t" 5 true
+		echo "$name, pipe: status $status, $stderr" >&2
+		assert_status 125
+		[[ $stderr == "$name: "*": system call pipe"*" refused (seccomp)" && $stderr != *$'\n'* ]]
+		# The child before exec: no death signal to tie the command to leash.
+		BOUND=20 run --separate-stderr bounded env "$NO_LEAK_CHECK" "$NOSYS" -e TRAP pdeathsig -- "$t" 5 true
+		echo "$name, pdeathsig: status $status, $stderr" >&2
+		assert_status 125
+		[ "$stderr" = "$name: cannot tie the command to leash's life: system call prctl refused (seccomp)" ]
+	done
+	# The report says it too.
+	rm -f "$R"
+	run --separate-stderr env "$NO_LEAK_CHECK" "$NOSYS" -e TRAP pdeathsig -- "$LEASH" --report="$R" -t 5 -- true
+	assert_status 125
+	[ "$(jq -r .error "$R")" = "cannot tie the command to leash's life: system call prctl refused (seccomp)" ]
+	assert_no_leftovers
+}
+
+@test "SIGSYS: a trap in the child as root leaves no leaf behind" {
+	need_root_leaf
+	ASAN_OPTIONS=${NO_LEAK_CHECK#*=} denied TRAP pdeathsig root -u "$UA" -t 5 -- true
+	assert_status 125
+	[[ $stderr == *"leash: cannot tie the command to leash's life: system call prctl refused (seccomp)"* ]]
+	[[ -z $(leaves_of "$UA") ]]
+}
+
+@test "SIGSYS: sent from outside, it is still forwarded while traps are taken as ENOSYS" {
+	local w st
+	for w in thread pidfd poll; do
+		rm -f "$TMP/ready" "$TMP/log"
+		LEASH_WAIT=$w start_ready "$NOSYS" -e TRAP timerfd_create,signalfd4,pidfd_open -- \
+			"$LEASH" -t 30 probe -c SYS -E -x 42 -l "$TMP/log" -o "$TMP/ready" -m "$MARK" -s 30 -q
+		kill -SYS "$READY_PID"
+		st=0
+		wait "$READY_PID" || st=$?
+		echo "$w: status $st, log $(cat "$TMP/log" 2>&1)" >&2
+		[ "$st" -eq 42 ]
+		grep -qx SYS "$TMP/log"
+	done
+	assert_no_leftovers
+}
+
+@test "SIGSYS: the caller's SIGSYS, ignored or blocked, is the command's, though leash takes traps" {
+	run "$PROBE" -i SYS -- "$NOSYS" -e TRAP timerfd_create -- "$LEASH" -t 5 probe -k ignored
+	assert_status 0
+	assert_output SYS
+	run "$PROBE" -b SYS -- "$NOSYS" -e TRAP timerfd_create -- "$LEASH" -t 5 probe -k blocked
+	assert_status 0
+	assert_output SYS
+	# Under the name timeout too, and -s SYS makes it the command's default.
+	run "$PROBE" -i SYS -- "$NOSYS" -e TRAP timerfd_create -- "$TIMEOUT" 5 probe -k ignored
+	assert_output SYS
+	run "$PROBE" -i SYS -- "$NOSYS" -e TRAP timerfd_create -- "$TIMEOUT" -s SYS 5 probe -k ignored
+	assert_output none
+}
+
+@test "SIGSYS: catching it changes nothing else of the caller's mask: 33 and 34 (musl's own) stay blocked for the command" {
+	command -v perl >/dev/null || must_run_or_skip "no perl"
+	# The kernel's rt_sigprocmask: libc's refuse 32-34.
+	local nr
+	case $(uname -m) in
+	x86_64) nr=14 ;; aarch64) nr=135 ;; *) skip "rt_sigprocmask's number here" ;;
+	esac
+	run perl -e 'my $nr = shift; my $set = pack("Q", (1 << 32) | (1 << 33) | (1 << 39));
+		syscall($nr + 0, 0, $set, 0, 8) == 0 or die "mask: $!";
+		exec @ARGV or die' "$nr" "$LEASH" -t 5 probe -k blocked
+	assert_status 0
+	assert_output 33,34,40
 }
 
 # --- the report and -v on a host that needs none ---------------------------------

@@ -1,16 +1,22 @@
 /* SPDX-License-Identifier: ISC */
 /* nosys: run a command under a seccomp filter that makes chosen system
- * calls fail, as an old kernel (ENOSYS) or a container runtime's profile
- * (EPERM) would, so that every fallback of leash can be forced here.
+ * calls fail, as an old kernel (ENOSYS), a container runtime's profile
+ * (EPERM) or an Android app's filter (SIGSYS: SECCOMP_RET_TRAP) would,
+ * so that every fallback of leash can be forced here.
  *
  *   nosys [-e ERRNO] NAME[,NAME...] -- CMD [ARG]...
- *     NAME   timerfd_create pidfd_open clone3 signalfd4 close_range keyctl
+ *     NAME   timerfd_create timerfd_settime pidfd_open clone3 signalfd4
+ *            close_range keyctl
  *            subreaper (prctl PR_SET_CHILD_SUBREAPER only)
  *            thread (clone with CLONE_THREAD, and clone3: no pthread_create)
- *     -e     the errno to fail with: ENOSYS (default), EPERM or E2BIG
+ *            pdeathsig (prctl PR_SET_PDEATHSIG only), pipe (pipe2 and
+ *            pipe): calls leash has no fallback for
+ *     -e     the errno to fail with: ENOSYS (default), EPERM or E2BIG;
+ *            or TRAP: no errno, a SIGSYS (si_code SYS_SECCOMP) instead
  * Called by another name (a copy named leash or timeout), it denies the
- * calls in $LEASH_NOSYS and execs real/NAME beside itself, with argv as
- * given: a drop-in for a whole test run, same pid, same argv[0] name.
+ * calls in $LEASH_NOSYS, as $LEASH_NOSYS_ERRNO says (-e's words), and
+ * execs real/NAME beside itself, with argv as given: a drop-in for a
+ * whole test run, same pid, same argv[0] name.
  * A test tool: needs root or no_new_privs, which it sets. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -47,6 +53,11 @@ static const struct {
 	unsigned value;
 } calls[] = {
 	{ "timerfd_create", SYS_timerfd_create, ANY, 0 },
+	{ "timerfd_settime", SYS_timerfd_settime, ANY, 0 },
+#ifdef SYS_timerfd_settime64
+	/* musl on 32-bit tries the 64-bit time call first: deny both. */
+	{ "timerfd_settime", SYS_timerfd_settime64, ANY, 0 },
+#endif
 	{ "pidfd_open", SYS_pidfd_open, ANY, 0 },
 	{ "clone3", SYS_clone3, ANY, 0 },
 	{ "signalfd4", SYS_signalfd4, ANY, 0 },
@@ -57,6 +68,12 @@ static const struct {
 	{ "close_range", SYS_close_range, ANY, 0 },
 	{ "keyctl", SYS_keyctl, ANY, 0 },
 	{ "subreaper", SYS_prctl, EQUALS, PR_SET_CHILD_SUBREAPER },
+	{ "pdeathsig", SYS_prctl, EQUALS, PR_SET_PDEATHSIG },
+	/* musl falls back to the old call on ENOSYS: deny both. */
+	{ "pipe", SYS_pipe2, ANY, 0 },
+#ifdef SYS_pipe
+	{ "pipe", SYS_pipe, ANY, 0 },
+#endif
 	/* pthread_create's clone; fork's (no CLONE_THREAD) still works. */
 	{ "thread", SYS_clone, HAS_BIT, CLONE_THREAD },
 	/* glibc 2.34+ makes threads with clone3, whose flags seccomp cannot
@@ -85,7 +102,25 @@ static void emit(struct sock_filter f)
 	prog[len++] = f;
 }
 
-/* Fail NR with ERR; narrowed by args[0] as HOW and VALUE say. */
+/* -e's word: an errno, or TRAP (-1). */
+#define TRAP (-1)
+
+static int action_parse(const char *s)
+{
+	if (!s || !strcmp(s, "ENOSYS"))
+		return ENOSYS;
+	if (!strcmp(s, "EPERM"))
+		return EPERM;
+	if (!strcmp(s, "E2BIG"))
+		return E2BIG;
+	if (!strcmp(s, "TRAP"))
+		return TRAP;
+	fprintf(stderr, "nosys: unknown action '%s'\n", s);
+	exit(2);
+}
+
+/* Fail NR with ERR (TRAP: SIGSYS); narrowed by args[0] as HOW and VALUE
+ * say. */
 static void deny(long nr, int err, enum arg0 how, unsigned value)
 {
 	emit((struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
@@ -98,8 +133,8 @@ static void deny(long nr, int err, enum arg0 how, unsigned value)
 		emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_K |
 			(how == EQUALS ? BPF_JEQ : BPF_JSET), value, 0, 1));
 	}
-	emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-		SECCOMP_RET_ERRNO | (unsigned)err));
+	emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, err == TRAP ?
+		SECCOMP_RET_TRAP : SECCOMP_RET_ERRNO | (unsigned)err));
 }
 
 /* Deny every call NAME stands for. */
@@ -146,7 +181,7 @@ static int drop_in(char **argv)
 	snprintf(path + strlen(path), 64, "/real/%s", self ? self + 1 : argv[0]);
 	list = strdup(list);
 	for (char *s = list, *t; (t = strsep(&s, ","));)
-		deny_name(t, ENOSYS);
+		deny_name(t, action_parse(getenv("LEASH_NOSYS_ERRNO")));
 	install();
 	execv(path, argv);
 	fprintf(stderr, "nosys: %s: %s\n", path, strerror(errno));
@@ -162,8 +197,7 @@ int main(int argc, char **argv)
 		return drop_in(argv);
 
 	if (i + 1 < argc && !strcmp(argv[i], "-e")) {
-		err = !strcmp(argv[i + 1], "EPERM") ? EPERM :
-		      !strcmp(argv[i + 1], "E2BIG") ? E2BIG : ENOSYS;
+		err = action_parse(argv[i + 1]);
 		i += 2;
 	}
 	if (i + 2 >= argc || strcmp(argv[i + 1], "--")) {

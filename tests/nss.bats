@@ -249,12 +249,12 @@ need_ns() {
 	[[ $(report_get pgid "$seen") == "$(report_get ppid "$seen")" ]]
 }
 
-@test "nss: without close_range (ENOSYS before 5.9, EPERM from a filter) getent still gets 0, 1, 2 only" {
+@test "nss: without close_range (ENOSYS before 5.9, EPERM or a SIGSYS from a filter) getent still gets 0, 1, 2 only" {
 	need_check
 	local nosys=${NOSYS:-${LEASH_BUILDDIR:-$TOP/build}/nosys} e
 	[[ -x $nosys ]] || must_run_or_skip "no nosys helper (build/nosys)"
 	answer passwd u1 "\"$NSS_DIR/probe\" -q -o \"$NSS_DIR/seen\"; exit 2"
-	for e in ENOSYS EPERM; do
+	for e in ENOSYS EPERM TRAP; do
 		rm -f "$NSS_DIR/seen"
 		run "$nosys" -e "$e" close_range -- "$CHECK" "$NSS_DIR/getent" passwd u1 \
 			7</dev/null 8>/dev/null
@@ -276,6 +276,12 @@ need_ns() {
 	[[ $output == *"leash: fallback: no-close-range: getent's descriptors are closed one by one: Operation not permitted"* ]]
 	[[ $(jq -c .fallbacks "$NSS_DIR/r.json") == '["no-close-range"]' ]]
 	[[ $(jq -r .identity.source "$NSS_DIR/r.json") == nss ]]
+	# An Android app's filter: a SIGSYS, named for what it refused.
+	run with_stub "$nosys" -e TRAP close_range -- \
+		"$LEASH" -v --report="$NSS_DIR/r.json" -u "$NSS_USER" -- true
+	assert_status 0
+	[[ $output == *"leash: fallback: no-close-range: getent's descriptors are closed one by one: system call close_range refused (seccomp)"* ]]
+	[[ $(jq -c .fallbacks "$NSS_DIR/r.json") == '["no-close-range"]' ]]
 	# Where close_range works, nothing is said or listed.
 	run with_stub "$LEASH" -v --report="$NSS_DIR/r.json" -u "$NSS_USER" -- true
 	assert_status 0

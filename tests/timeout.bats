@@ -820,7 +820,7 @@ assert_forwarded() {
 
 @test "forwarding: every terminating signal, USR1, USR2 and PIPE too (GNU 9.10)" {
 	need_gnu 9.10
-	assert_forwarded USR1 USR2 PIPE XCPU
+	assert_forwarded USR1 USR2 PIPE XCPU SYS
 }
 
 @test "forwarding: the command killed by the forwarded signal, timeout dies of it too" {
@@ -853,9 +853,9 @@ assert_forwarded() {
 
 @test "ignored signals: left ignored in the command (GNU 9.10)" {
 	need_gnu 9.10
-	run "$PROBE" -i INT,HUP,USR1 -- timeout 10 probe -k ignored
+	run "$PROBE" -i INT,HUP,USR1,SYS -- timeout 10 probe -k ignored
 	assert_status 0
-	[[ ,$output, == *,HUP,INT,* && ,$output, == *,USR1,* ]]
+	[[ ,$output, == *,HUP,INT,* && ,$output, == *,USR1,* && ,$output, == *,SYS,* ]]
 }
 
 @test "ignored signals: an ignored HUP (nohup) is not acted on (GNU 9.10)" {
@@ -877,6 +877,8 @@ assert_forwarded() {
 	assert_output USR1
 	run "$PROBE" -b USR1,USR2,WINCH -- timeout 10 probe -k blocked
 	assert_output USR1,USR2,WINCH
+	run "$PROBE" -b SYS -- timeout 10 probe -k blocked
+	assert_output SYS
 }
 
 @test "caller state: timeout adds nothing to the command's mask" {
