@@ -239,16 +239,9 @@ int cg_find_own_leaf(const char *leaf_top, char *out, size_t size)
 	char buf[1024];
 	const char *path, *at;
 	size_t top = strlen(leaf_top), pre;
-	int fd = open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
-	ssize_t n;
 
-	if (fd < 0)
+	if (cgfs_read(AT_FDCWD, "/proc/self/cgroup", buf, sizeof buf) <= 0)
 		return -1;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	/* cgroup2's line, "0::PATH", first on a pure host, last on a
 	 * hybrid one. */
 	path = strncmp(buf, "0::", 3) == 0 ? buf : strstr(buf, "\n0::");
