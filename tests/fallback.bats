@@ -521,7 +521,13 @@ NO_LEAK_CHECK="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 		syscall($nr + 0, 0, $set, 0, 8) == 0 or die "mask: $!";
 		exec @ARGV or die' "$nr" "$LEASH" -t 5 probe -k blocked
 	assert_status 0
-	assert_output 33,34,40
+	# glibc (SANITIZE=1): the child's sigprocmask, which restores the
+	# caller's mask before exec, keeps glibc's own 33 out, catch or not.
+	if [[ ${SANITIZE:-0} == 1 ]]; then
+		assert_output 34,40
+	else
+		assert_output 33,34,40
+	fi
 }
 
 # --- the report and -v on a host that needs none ---------------------------------

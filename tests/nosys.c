@@ -53,9 +53,15 @@ static const struct {
 	unsigned value;
 } calls[] = {
 	{ "timerfd_create", SYS_timerfd_create, ANY, 0 },
+	/* musl on 32-bit tries the 64-bit time call first, then the old
+	 * one, which it names ..._settime32: deny both. */
+#ifdef SYS_timerfd_settime
 	{ "timerfd_settime", SYS_timerfd_settime, ANY, 0 },
+#endif
+#ifdef SYS_timerfd_settime32
+	{ "timerfd_settime", SYS_timerfd_settime32, ANY, 0 },
+#endif
 #ifdef SYS_timerfd_settime64
-	/* musl on 32-bit tries the 64-bit time call first: deny both. */
 	{ "timerfd_settime", SYS_timerfd_settime64, ANY, 0 },
 #endif
 	{ "pidfd_open", SYS_pidfd_open, ANY, 0 },
