@@ -628,8 +628,11 @@ leaf_tidy() {
 	sed -n '/^@test "the client gives up" {$/,/^}$/p' "$man" >"$OPEN/example.bats"
 	[ "$(wc -l <"$OPEN/example.bats")" -ge 3 ]
 	ln -s "$LEASH" "$OPEN/leash"
-	# Run by nobody, under a leash that says what the example left.
+	# Run by nobody, under a leash that says what the example left, from
+	# a directory nobody may enter (bats goes back to its cwd; the tree
+	# may sit under a 0700 /root).
 	R=$OPEN/outer.json
+	cd "$OPEN"
 	BOUND=30 run bounded setpriv --reuid=65534 --regid=65534 --clear-groups \
 		--inh-caps=-all "$LEASH" --report="$R" --kill-leftovers -- \
 		env PATH="$OPEN:$PATH" TMPDIR="$OPEN" bats --tap "$OPEN/example.bats"
