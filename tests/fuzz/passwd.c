@@ -20,6 +20,12 @@
 
 static int fd[2];
 
+/* glibc is the reference only for files without a NUL byte: given a
+ * line with one after leading white space, fgetpwent and getpwnam alike
+ * return bytes from past the NUL ("   root:x:5:7:\0" came back with the
+ * home "7").  leash ends the line at the NUL; its own checks still run. */
+static int comparable;
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	static const char *const files[] = { PASSWD_FILE, GROUP_FILE, NULL };
@@ -70,7 +76,7 @@ static struct passwd *glibc_pw(const char *name, uid_t uid)
 /* passwd.c's answer RC/PW against glibc's (skip: glibc-passwd). */
 static void same_pw(int rc, const struct pwent *pw, const struct passwd *g)
 {
-	if (fuzz_skip("glibc-passwd"))
+	if (!comparable || fuzz_skip("glibc-passwd"))
 		return;
 	FUZZ_ASSERT((rc == 0) == (g != NULL));
 	if (rc < 0)
@@ -121,7 +127,7 @@ static void same_groups(const char *user, gid_t primary, const gid_t *g, size_t 
 	struct group *e;
 	size_t seen = 1;
 
-	if (!f || fuzz_skip("glibc-group")) {
+	if (!f || !comparable || fuzz_skip("glibc-group")) {
 		if (f)
 			fclose(f);
 		return;
@@ -199,6 +205,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	data += size >= 2 ? 2 : size, size -= size >= 2 ? 2 : size;
 	if (plen > size)
 		plen = size;
+	comparable = !memchr(data, '\0', size);
 	put_lines(fd[0], data, plen);
 	put_lines(fd[1], data + plen, size - plen);
 
@@ -226,7 +233,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rc = group_by_name(q, &gid);
 	if (rc < 0)
 		FUZZ_ASSERT(errno == ENOENT || errno == ENOMEM);
-	if (!fuzz_skip("glibc-group")) {
+	if (comparable && !fuzz_skip("glibc-group")) {
 		int grc = is_compat(q) ? -1 : glibc_gr(q, &ggid);
 		FUZZ_ASSERT((rc == 0) == (grc == 0));
 		FUZZ_ASSERT(rc < 0 || gid == ggid);
