@@ -334,8 +334,9 @@ help:
 # clang with the glibc of the host (libFuzzer needs glibc), objects in
 # build-fuzz/ apart from the musl build.  make fuzz-build builds them;
 # make fuzz FUZZ_SECONDS=N runs each for N seconds (FUZZ_TARGETS="env
-# opt" picks some; FUZZ_SKIP=dup-vars,... turns off the checks of known
-# open findings, see tests/fuzz/README); make check replays every seed
+# opt" picks some; FUZZ_SKIP=dup-vars,... or LEASH_FUZZ_SKIP in the
+# environment turns off the checks of known open findings, see
+# tests/fuzz/README); make check replays every seed
 # corpus.
 FUZZ_CC ?= clang-14
 FUZZ_B := build-fuzz
@@ -359,7 +360,7 @@ fuzz-build:
 	$(Q)$(MAKE) --no-print-directory $(FUZZ_BINS) $(FUZZ_B)/gnuref-durations
 
 fuzz: fuzz-build
-	$(Q)LEASH_FUZZ_SKIP='$(FUZZ_SKIP)' $(srcdir)/build-aux/fuzz.sh run \
+	$(Q)LEASH_FUZZ_SKIP='$(or $(FUZZ_SKIP),$(LEASH_FUZZ_SKIP))' $(srcdir)/build-aux/fuzz.sh run \
 		$(FUZZ_SECONDS) $(FUZZ_B) $(FUZZ_TARGETS)
 
 $(FUZZ_B)/.flags: FORCE

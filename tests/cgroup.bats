@@ -312,23 +312,33 @@ race_vandal() {
 		"$@" "$LEASH" -u "$UA" -- "$PROBE" -k cgroup >"$TMP/out.$i" 2>&1 &
 		pids+=($!)
 	done
-	fails=0
+	statuses=()
 	for job in "${pids[@]}"; do
-		wait "$job" || fails=$((fails + 1))
+		rc=0
+		wait "$job" || rc=$?
+		statuses+=("$rc")
 	done
 	touch "$TMP/stop"
 	wait "$LOOP_PID" || true
 	LOOP_PID=
 	cat "$TMP/vandal"
+	# The child's retries are bounded (CG_JOIN_RETRIES): a vandal on a
+	# loaded machine may win them all, and the launch then fails whole,
+	# 125 and one line, the command never started.  Idle, none fails;
+	# with one try each, 4 (clone3) and 17 (fork) of 50 did.
+	lost=0
 	for i in $(seq 50); do
 		out=$(cat "$TMP/out.$i")
-		if [[ $(cpu_path_of "$out") != */leash/uid_$UA* ||
+		if [[ ${statuses[i-1]} == 125 && $out == "leash: cannot join cgroup "*" (use --cgroup=off to run without a cgroup)" ]]; then
+			lost=$((lost + 1))
+		elif [[ ${statuses[i-1]} != 0 || $(cpu_path_of "$out") != */leash/uid_$UA* ||
 		      $(v2_path_of "$out") != */leash/uid_$UA/run_* ]]; then
-			echo "launch $i: $out" >&2
-			fails=$((fails + 1))
+			echo "launch $i (status ${statuses[i-1]}): $out" >&2
+			return 1
 		fi
 	done
-	[[ $fails == 0 ]]
+	echo "launches that lost the race: $lost" >&2
+	((lost <= 2))
 	# The vandal really removed groups under the launches' feet.
 	grep -Eq 'leaves=[1-9]' "$TMP/vandal"
 	[[ -z $(leaves_of "$UA") ]]
