@@ -174,7 +174,12 @@ static void classify(struct report *r, const struct outcome *out, bool ran)
 	}
 	r->signal = out->status;
 	r->core = out->code == CLD_DUMPED;
-	if (out->timed_out)
+	/* A KILL leash did not send while the leaf's OOM kills rose (the
+	 * leaf is new: from 0) is the OOM killer's, deadline or not. */
+	if (out->status == SIGKILL && !out->sent_kill_after &&
+	    out->have_usage && out->usage.oom_kills > 0)
+		r->result = RESULT_OOM_KILLED;
+	else if (out->timed_out)
 		r->result = out->status == SIGKILL && out->sent_kill_after ?
 			    RESULT_KILLED_AFTER_TIMEOUT : RESULT_TIMEOUT;
 	else
@@ -211,6 +216,33 @@ static void where(struct report *r)
 	r->cg_leaf = cg->leaf[0] ? cg->leaf : NULL;
 	r->cg_uid_group = cg->created ? "created" : "joined";
 	r->cg_weight = cg->weight;
+}
+
+static const char *given(const char *v)
+{
+	return *v ? v : NULL;
+}
+
+/* The limits given. */
+static void limits(struct report *r)
+{
+	const struct cgroup_plan *cg = &ac.plan->cg;
+
+	r->memory_max = given(cg->memory_max);
+	r->pids_max = given(cg->pids_max);
+	r->cpu_max = given(cg->cpu_max);
+}
+
+/* What the leaf measured. */
+static void usage(struct report *r, const struct outcome *out)
+{
+	if (!out->have_usage)
+		return;
+	r->have_usage = true;
+	r->memory_peak = out->usage.memory_peak;
+	r->oom_kills = out->usage.oom_kills;
+	r->pids_peak = out->usage.pids_peak;
+	r->throttled_us = out->usage.throttled_us;
 }
 
 static void wall(struct report *r)
@@ -268,6 +300,31 @@ static void say_leftovers(const struct tally *t)
 			  "%s", n, n == 1 ? "" : "es", line);
 }
 
+/* ", memory peak 12.3 MiB, 1 OOM kill, pids peak 3, throttled 0.25 s":
+ * what a leaf with limits measured (the counters the kernel has). */
+static void say_usage(char *buf, size_t size, const struct report *r)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	if (!r->have_usage || !(r->memory_max || r->pids_max || r->cpu_max))
+		return;
+	if (r->memory_peak >= 0)
+		at += (size_t)snprintf(buf + at, size - at, ", memory peak "
+				       "%lld.%lld MiB", r->memory_peak >> 20,
+				       (r->memory_peak & 0xfffff) * 10 >> 20);
+	if (r->oom_kills > 0 && at < size)
+		at += (size_t)snprintf(buf + at, size - at, ", %lld OOM kill%s",
+				       r->oom_kills, r->oom_kills == 1 ? "" : "s");
+	if (r->pids_peak >= 0 && at < size)
+		at += (size_t)snprintf(buf + at, size - at, ", pids peak %lld",
+				       r->pids_peak);
+	if (r->throttled_us >= 0 && r->cpu_max && at < size)
+		snprintf(buf + at, size - at, ", throttled %lld.%02lld s",
+			 r->throttled_us / 1000000,
+			 r->throttled_us % 1000000 / 10000);
+}
+
 static void summary(const struct report *r)
 {
 	char line[512], name[16];
@@ -283,6 +340,7 @@ static void summary(const struct report *r)
 				      signal_name(r->signal, name, sizeof name));
 	else
 		at = (size_t)snprintf(line, sizeof line, "%s",
+				      r->result == RESULT_OOM_KILLED ? "oom-killed" :
 				      r->result == RESULT_TIMEOUT ? "timeout" :
 				      r->result == RESULT_KILLED_AFTER_TIMEOUT ?
 				      "killed after timeout" : "killed from outside");
@@ -303,8 +361,11 @@ static void summary(const struct report *r)
 				       ", %u kill%s failed", t->nfailed,
 				       t->nfailed == 1 ? "" : "s");
 	if (at < sizeof line)
-		snprintf(line + at, sizeof line - at, ", CPU %lld.%02lld s",
-			 cpu / 1000000, cpu % 1000000 / 10000);
+		at += (size_t)snprintf(line + at, sizeof line - at,
+				       ", CPU %lld.%02lld s", cpu / 1000000,
+				       cpu % 1000000 / 10000);
+	if (at < sizeof line)
+		say_usage(line + at, sizeof line - at, r);
 	diag_warn("%s", line);
 }
 
@@ -343,6 +404,7 @@ int account_finish(const struct outcome *out, bool ran, int status)
 	r.argv = p->argv;
 	identity(&r);
 	where(&r);
+	limits(&r);
 	classify(&r, out, ran);
 	r.exit_status = status;
 	r.reraised = ran && outcome_reraises(p, out);
@@ -353,6 +415,8 @@ int account_finish(const struct outcome *out, bool ran, int status)
 		r.user_us = out->user_us;
 		r.system_us = out->system_us;
 	}
+	if (ran)
+		usage(&r, out);
 	if (!ran)
 		r.error = diag_last();
 	account_write(&r);
@@ -372,6 +436,7 @@ static void account_on_die(int status)
 	if (ac.plan) {
 		identity(&r);
 		where(&r);
+		limits(&r);
 	}
 	r.result = RESULT_FAILED;
 	r.exit_status = status;

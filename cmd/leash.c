@@ -294,6 +294,10 @@ static void native_cgroup(struct plan *p, const struct leash_opts *o)
 		return account_plan(p, NULL);
 	p->cg.mode = CGROUP_OFF;
 	account_plan(p, why);
+	/* A limit is never dropped: without a leaf, nothing runs. */
+	if (cgroup_limited(&p->cg))
+		diag_die(EXIT_CANCELED, "%s needs a per-launch cgroup leaf, and "
+			 "there is none: %s", cgroup_limit_option(&p->cg), why);
 	if (p->cg.weight)
 		diag_warn("--cpu-weight %u not applied: %s", p->cg.weight, why);
 	if (o->root_asked)

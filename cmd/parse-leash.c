@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "limit.h"
 #include "duration.h"
 #include "opt.h"
 #include "parse.h"
@@ -15,7 +16,7 @@
 enum {
 	OPT_PRESERVE = 256, OPT_FOREGROUND, OPT_PTY, OPT_NO_PTY, OPT_KEEP_CAPS, OPT_NNP, OPT_CGROUP,
 	OPT_WEIGHT, OPT_CGROUP_ROOT, OPT_KILL_LEFTOVERS, OPT_NO_NSS, OPT_REPORT,
-	OPT_REPORT_FD,
+	OPT_REPORT_FD, OPT_MEMORY_MAX, OPT_PIDS_MAX, OPT_CPU_MAX,
 };
 
 static const struct opt_long leash_longs[] = {
@@ -41,6 +42,9 @@ static const struct opt_long leash_longs[] = {
 	{ "cpu-weight", OPT_REQUIRED, OPT_WEIGHT },
 	{ "cgroup-root", OPT_REQUIRED, OPT_CGROUP_ROOT },
 	{ "kill-leftovers", OPT_NONE, OPT_KILL_LEFTOVERS },
+	{ "memory-max", OPT_REQUIRED, OPT_MEMORY_MAX },
+	{ "pids-max", OPT_REQUIRED, OPT_PIDS_MAX },
+	{ "cpu-max", OPT_REQUIRED, OPT_CPU_MAX },
 	{ "report", OPT_REQUIRED, OPT_REPORT },
 	{ "report-fd", OPT_REQUIRED, OPT_REPORT_FD },
 	{ "help", OPT_NONE, 'h' },
@@ -90,6 +94,33 @@ static int parse_weight(const char *s, struct cgroup_plan *cg,
 		return leash_usage_error(e);
 	}
 	cg->weight = (unsigned)v;
+	cg->asked = true;
+	return PARSE_RUN;
+}
+
+/* --memory-max, --pids-max, --cpu-max: one line and 125 when malformed
+ * (the value is the user's: quoted). */
+static int parse_limit(int c, const char *arg, struct cgroup_plan *cg,
+		       struct parse_error *e)
+{
+	const char *why, *name;
+	char *out;
+
+	if (c == OPT_MEMORY_MAX)
+		name = "--memory-max", out = cg->memory_max,
+		why = limit_memory(arg, out);
+	else if (c == OPT_PIDS_MAX)
+		name = "--pids-max", out = cg->pids_max,
+		why = limit_pids(arg, out);
+	else
+		name = "--cpu-max", out = cg->cpu_max,
+		why = limit_cpu(arg, out);
+	if (why) {
+		out[0] = '\0';
+		parse_say(e, "invalid %s %s: %s", name, diag_quote(arg), why);
+		e->status = 125;
+		return PARSE_ERROR;
+	}
 	cg->asked = true;
 	return PARSE_RUN;
 }
@@ -173,6 +204,9 @@ static int leash_option(int c, const char *arg, struct plan *p,
 		p->cg.asked = o->root_asked = p->cg_root_asked = true;
 		break;
 	case OPT_KILL_LEFTOVERS: p->cg.kill_leftovers = true; p->cg.asked = true; break;
+	case OPT_MEMORY_MAX:
+	case OPT_PIDS_MAX:
+	case OPT_CPU_MAX: return parse_limit(c, arg, &p->cg, e);
 	case OPT_REPORT: return parse_report(false, arg, o, e);
 	case OPT_REPORT_FD: return parse_report(true, arg, o, e);
 	case 'h': return PARSE_HELP;

@@ -159,6 +159,8 @@ static void account_tree(const struct plan *plan, struct outcome *out)
 		return;
 	if (cg->active && cg->leaf[0] && cg->leaf_fd >= 0) {
 		leaf_leftovers(plan, &out->tally);
+		cgroup_usage(cg, &out->usage);
+		out->have_usage = true;
 		long u = cgfs_key(cg->leaf_fd, "cpu.stat", "user_usec");
 		long sy = cgfs_key(cg->leaf_fd, "cpu.stat", "system_usec");
 		if (u >= 0 && sy >= 0) {

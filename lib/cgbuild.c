@@ -198,7 +198,7 @@ static int cg_build_leaf(struct cgroup_plan *cg)
 	if (rc)
 		cg->leaf[0] = '\0';     /* never remove what is not ours */
 	if (rc == -1 && cg->version == 1 && cg->soft &&
-	    cg->mode == CGROUP_AUTO) {
+	    cg->mode == CGROUP_AUTO && !cgroup_limited(cg)) {
 		/* The cpu group works; only tracking is lost. */
 		cg_note(cg, "cgroup: no per-launch leaf: %.*s", cg->hint_at,
 			cg->msg);
@@ -297,9 +297,17 @@ int cgroup_prepare(struct cgroup_plan *cg, uid_t uid, const char **what)
 	rc = cg_weight_check(cg);
 	if (rc == 0 && (rc = cg_fast(cg, uid)) > 0)
 		rc = cg_slow(cg, uid);
+	if (rc == 0 && cgroup_limited(cg) && cg_limit_apply(cg) < 0) {
+		/* All or nothing: the leaf goes, nothing ran in it. */
+		if (cg->leaf[0] && cg->uid_fd >= 0)
+			unlinkat(cg->uid_fd, cg_leaf_name(cg), AT_REMOVEDIR);
+		cg->leaf[0] = '\0';
+		rc = -1;
+	}
 	if (rc < 0) {
 		cg_close(cg);
-		if (cg->mode == CGROUP_AUTO && cg->soft) {
+		/* A limit is never dropped: no group is a failure then. */
+		if (cg->mode == CGROUP_AUTO && cg->soft && !cgroup_limited(cg)) {
 			cg_note(cg, "running without a cgroup: %.*s",
 				cg->hint_at, cg->msg);
 			cg_reset(cg);

@@ -146,7 +146,8 @@ const char *cgroup_join_error(struct cgroup_plan *cg, int step, int err)
 
 bool cgroup_join_refused(struct cgroup_plan *cg, int step, int err)
 {
-	if (cg->mode != CGROUP_AUTO || !cg_soft_errno(err))
+	if (cg->mode != CGROUP_AUTO || !cg_soft_errno(err) ||
+	    cgroup_limited(cg))
 		return false;
 	cgroup_join_error(cg, step, err);
 	cg_note(cg, "running without a cgroup: %.*s", cg->hint_at, cg->msg);

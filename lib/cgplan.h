@@ -6,6 +6,8 @@
  *   cgmsg.c      the plan's words: -v notes, the failure line and hint
  *   cgfind.c     discovery: where the hierarchies are
  *   cgplan.c     plan: the paths under them, the weight, the reset
+ *   cglimit.c    limits: the controllers down to the leaf, its values,
+ *                what it measured
  *   cgbuild.c    build: the groups and the leaf (cgroup_prepare)
  *   cgjoin.c     join: the child's, the clone3 birth leaf, a refusal
  *   cgrelease.c  release: signal, freeze, kill, remove, sweep */
@@ -102,6 +104,9 @@ void cg_weight_file(struct cgroup_plan *cg);
 int cg_plan_uids(struct cgroup_plan *cg, uid_t uid);
 /* Auto, cgroup2 R without cpu: a tracking leaf in R instead. */
 void cg_plan_leaf_only(struct cgroup_plan *cg);
+
+/* cglimit.c: the limits given, on the new leaf; -1 with cg->msg. */
+int cg_limit_apply(struct cgroup_plan *cg);
 
 /* cgbuild.c: a new leaf under cg->uid_fd, opened into cg->leaf_fd. */
 int cg_make_leaf(struct cgroup_plan *cg);

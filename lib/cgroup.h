@@ -43,6 +43,13 @@ struct cgroup_plan {
 				 * NULL: the default */
 	unsigned weight;        /* --cpu-weight 1..10000, 0 when not given */
 	bool kill_leftovers;
+	/* Limits on the leaf, as memory.max, pids.max and cpu.max take
+	 * them (limit.h); "" when not given.  Any one makes a leaf
+	 * necessary, in cgroup2, and each must be applied or the launch
+	 * fails (cgroup_limited). */
+	char memory_max[48];
+	char pids_max[48];
+	char cpu_max[48];
 	bool verbose;
 	/* The user gave a cgroup option (--cgroup=..., --cgroup-root,
 	 * --cpu-weight, --kill-leftovers): cmd/ lets auto act even without
@@ -80,6 +87,28 @@ struct cgroup_plan {
 	char leaf[CGROUP_PATH_MAX];      /* the leaf we made, or "" */
 	char msg[CGROUP_PATH_MAX + 256];   /* the last message for *what */
 };
+
+/* What the leaf measured, read after the command's end (before
+ * cgroup_release); -1 where the kernel has no such counter or the
+ * controller is not on the leaf (memory.peak: 5.19; pids.peak: 6.1). */
+struct cgroup_usage {
+	long long memory_peak;  /* bytes, memory.peak */
+	long long oom_kills;    /* memory.events oom_kill */
+	long long pids_peak;    /* pids.peak */
+	long long throttled_us; /* cpu.stat throttled_usec */
+};
+
+/* A limit was given: the launch needs a leaf with it, or fails. */
+static inline bool cgroup_limited(const struct cgroup_plan *cg)
+{
+	return cg->memory_max[0] || cg->pids_max[0] || cg->cpu_max[0];
+}
+
+/* The first limit option given, for messages ("--memory-max"). */
+const char *cgroup_limit_option(const struct cgroup_plan *cg);
+
+/* The leaf's counters into U (all -1 without a leaf). */
+void cgroup_usage(const struct cgroup_plan *cg, struct cgroup_usage *u);
 
 /* Prepare for the uid UID: cmd/ has decided that the mode acts (auto
  * does, like the kernel patch at set_user(), when the uid changes or an

@@ -267,6 +267,7 @@ const char *report_result_name(enum report_result r)
 	case RESULT_TIMEOUT: return "timeout";
 	case RESULT_KILLED_AFTER_TIMEOUT: return "killed-after-timeout";
 	case RESULT_KILLED_FROM_OUTSIDE: return "killed-from-outside";
+	case RESULT_OOM_KILLED: return "oom-killed";
 	default: return "failed";
 	}
 }
@@ -480,6 +481,54 @@ static void put_cost(struct jbuf *b, bool *first, const struct report *r)
 	}
 }
 
+static void jb_count(struct jbuf *b, long long v)
+{
+	if (v < 0)
+		jb_put(b, "null", 4);
+	else
+		jb_int(b, v);
+}
+
+/* "limits": the values given, null each not given, null without any;
+ * "measured": the leaf's counters, null each the kernel lacks. */
+static void put_limits(struct jbuf *b, bool *first, const struct report *r)
+{
+	bool inner = true;
+
+	jb_key(b, first, "limits");
+	if (!r->memory_max && !r->pids_max && !r->cpu_max) {
+		jb_put(b, "null", 4);
+	} else {
+		jb_put(b, "{", 1);
+		jb_key(b, &inner, "memory_max");
+		jb_str(b, r->memory_max);
+		jb_key(b, &inner, "pids_max");
+		jb_str(b, r->pids_max);
+		jb_key(b, &inner, "cpu_max");
+		jb_str(b, r->cpu_max);
+		jb_put(b, "}", 1);
+	}
+	jb_key(b, first, "measured");
+	if (!r->have_usage) {
+		jb_put(b, "null", 4);
+		return;
+	}
+	inner = true;
+	jb_put(b, "{", 1);
+	jb_key(b, &inner, "memory_peak");
+	jb_count(b, r->memory_peak);
+	jb_key(b, &inner, "oom_kills");
+	jb_count(b, r->oom_kills);
+	jb_key(b, &inner, "pids_peak");
+	jb_count(b, r->pids_peak);
+	jb_key(b, &inner, "cpu_throttled");
+	if (r->throttled_us < 0)
+		jb_put(b, "null", 4);
+	else
+		jb_usecs(b, r->throttled_us);
+	jb_put(b, "}", 1);
+}
+
 int report_format(const struct report *r, struct jbuf *b)
 {
 	const struct tally *t = r->tally;
@@ -516,6 +565,7 @@ int report_format(const struct report *r, struct jbuf *b)
 	jb_key(b, &first, "leftovers_killed");
 	jb_uint(b, t ? t->leftovers : 0);
 	put_cost(b, &first, r);
+	put_limits(b, &first, r);
 	jb_key(b, &first, "error");
 	jb_str(b, r->error);
 	jb_put(b, "}\n", 2);

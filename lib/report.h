@@ -42,6 +42,7 @@ enum report_result {
 	RESULT_TIMEOUT,
 	RESULT_KILLED_AFTER_TIMEOUT,
 	RESULT_KILLED_FROM_OUTSIDE,
+	RESULT_OOM_KILLED,      /* SIGKILL from the OOM killer in its leaf */
 };
 
 struct report {
@@ -79,6 +80,11 @@ struct report {
 	const char *cpu_source; /* "cgroup" or "rusage" */
 	long long user_us, system_us;
 	const char *error;      /* leash's own failure, or NULL */
+	/* Limits as their cgroup files took them (NULL: not given), and
+	 * what the leaf measured (HAVE_USAGE; -1 each: no such counter). */
+	const char *memory_max, *pids_max, *cpu_max;
+	bool have_usage;
+	long long memory_peak, oom_kills, pids_peak, throttled_us;
 };
 
 const char *report_result_name(enum report_result r);

@@ -41,6 +41,10 @@ struct outcome {
 	/* CPU of the whole tree, set by run_plan when plan->account. */
 	long long user_us, system_us;
 	const char *cpu_from;   /* "cgroup", "rusage", or NULL: unknown */
+	/* What the leaf measured (cgroup_usage), set with the CPU when
+	 * there is a leaf; HAVE_USAGE false: no leaf, nothing read. */
+	struct cgroup_usage usage;
+	bool have_usage;
 };
 
 /* Watch C until it exits, applying PLAN's deadline; the one reap. */

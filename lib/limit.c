@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: ISC */
+/* limit: the limits' spellings, read strictly (no sign, no blank, no
+ * fraction: what is not in the grammar is refused, never rounded). */
+#include "limit.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The kernel's largest CFS quota, 2^44 - 1 us (MAX_BW). */
+#define CPU_QUOTA_MAX ((1ULL << 44) - 1)
+#define PIDS_MAX_LIMIT 4194304ULL
+
+/* Leading decimal digits of S into *V; the rest in *END.  False when
+ * there are none or the value passes UINT64_MAX. */
+static bool digits(const char *s, uint64_t *v, const char **end)
+{
+	uint64_t n = 0;
+	const char *p = s;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned d = (unsigned)(*p - '0');
+		if (n > (UINT64_MAX - d) / 10)
+			return false;
+		n = n * 10 + d;
+	}
+	*v = n;
+	*end = p;
+	return p != s;
+}
+
+static bool is_max(const char *s)
+{
+	return !strcmp(s, "max") || !strcmp(s, "infinity");
+}
+
+const char *limit_memory(const char *s, char out[LIMIT_VALUE_MAX])
+{
+	static const char units[] = "KMGT";
+	const char *end, *u;
+	uint64_t v;
+
+	if (is_max(s)) {
+		strcpy(out, "max");
+		return NULL;
+	}
+	if (!digits(s, &v, &end))
+		return "use BYTES, or BYTES with K, M, G or T (1024-based), "
+		       "or max";
+	if (*end) {
+		if (end[1] || !(u = strchr(units, *end)))
+			return "use BYTES, or BYTES with K, M, G or T "
+			       "(1024-based), or max";
+		for (long k = u - units + 1; k > 0; k--) {
+			if (v > UINT64_MAX / 1024)
+				return "too large";
+			v *= 1024;
+		}
+	}
+	snprintf(out, LIMIT_VALUE_MAX, "%llu", (unsigned long long)v);
+	return NULL;
+}
+
+const char *limit_pids(const char *s, char out[LIMIT_VALUE_MAX])
+{
+	const char *end;
+	uint64_t v;
+
+	if (is_max(s)) {
+		strcpy(out, "max");
+		return NULL;
+	}
+	if (!digits(s, &v, &end) || *end || v < 1 || v > PIDS_MAX_LIMIT)
+		return "use 1..4194304 (the command is one), or max";
+	snprintf(out, LIMIT_VALUE_MAX, "%llu", (unsigned long long)v);
+	return NULL;
+}
+
+static const char cpu_grammar[] =
+	"use QUOTA[/PERIOD]: QUOTA in microseconds (1000 or more), P% "
+	"of one CPU, or max; PERIOD in microseconds, 1000..1000000";
+
+const char *limit_cpu(const char *s, char out[LIMIT_VALUE_MAX])
+{
+	char quota[24];
+	const char *slash = strchr(s, '/'), *end;
+	uint64_t q = 0, period = 100000, pct = 0;
+	size_t n = slash ? (size_t)(slash - s) : strlen(s);
+	bool max = false;
+
+	if (n >= sizeof quota)
+		return cpu_grammar;
+	memcpy(quota, s, n);
+	quota[n] = '\0';
+	if (slash && (!digits(slash + 1, &period, &end) || *end ||
+		      period < 1000 || period > 1000000))
+		return cpu_grammar;
+	if (!strcmp(quota, "max"))
+		max = true;
+	else if (!digits(quota, &q, &end))
+		return cpu_grammar;
+	else if (!strcmp(end, "%"))
+		pct = q, q = pct > CPU_QUOTA_MAX ? CPU_QUOTA_MAX + 1 :
+			     pct * period / 100;
+	else if (*end)
+		return cpu_grammar;
+	if (!max && (q < 1000 || q > CPU_QUOTA_MAX))
+		return pct ? "the quota it gives is below 1000 microseconds "
+			     "or beyond the kernel's" : cpu_grammar;
+	if (max)
+		snprintf(out, LIMIT_VALUE_MAX, "max %llu",
+			 (unsigned long long)period);
+	else
+		snprintf(out, LIMIT_VALUE_MAX, "%llu %llu",
+			 (unsigned long long)q, (unsigned long long)period);
+	return NULL;
+}
