@@ -1,0 +1,216 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
+# Limits on the per-launch leaf (DESIGN.md, Budgets and limits):
+# --memory-max, --pids-max, --cpu-max.  Read strictly (one line, 125);
+# all or nothing: a limit that cannot be applied stops the launch before
+# the command starts, and no leaf is left.  The limits themselves need
+# memory, pids and cpu on cgroup2: make check-vm runs those tests in its
+# pure cgroup2 guests (6.1 and 5.10); on a hybrid host they skip and the
+# refusal is tested instead.
+
+bats_require_minimum_version 1.5.0
+load helpers
+load cgroup-helpers
+
+HOG=$(_helpers_abs "${HOG:-$TOP/build/hog}")
+
+setup() {
+	common_setup
+	host_mode && skip "leash's own options"
+	W=$(mktemp -d /tmp/leash-lim.XXXXXX) && chmod 1777 "$W"
+}
+
+teardown() {
+	common_teardown
+	[[ -n ${W:-} && -d $W ]] && rm -rf "$W"
+	return 0
+}
+
+# refused OPTION=VALUE TEXT: one line, 125, the command never ran.
+refused() {
+	run "$LEASH" "$1" -- touch "$W/ran"
+	assert_status 125
+	assert_output "leash: invalid ${1%%=*} '${1#*=}': $2"
+	[[ ! -e $W/ran ]]
+}
+
+# parsed OPTION=VALUE FIELD WANT: the value as the cgroup file takes it,
+# from the report of a launch refused for want of a leaf (any host).
+parsed() {
+	run --separate-stderr "$LEASH" --cgroup=off --report=/dev/stdout "$1" -- true
+	assert_status 125
+	[[ $(jq -r ".limits.$2" <<<"$output") == "$3" ]] ||
+		{ echo "$output"; return 1; }
+}
+
+MEMG="use BYTES, or BYTES with K, M, G or T (1024-based), or max"
+PIDG="use 1..4194304 (the command is one), or max"
+CPUG="use QUOTA[/PERIOD]: QUOTA in microseconds (1000 or more), P% of one CPU, or max; PERIOD in microseconds, 1000..1000000"
+
+@test "limits: --memory-max reads BYTES, K M G T (1024-based), max and infinity; nothing else" {
+	parsed --memory-max=0 memory_max 0
+	parsed --memory-max=1 memory_max 1
+	parsed --memory-max=1K memory_max 1024
+	parsed --memory-max=3M memory_max 3145728
+	parsed --memory-max=2G memory_max 2147483648
+	parsed --memory-max=1T memory_max 1099511627776
+	parsed --memory-max=18446744073709551615 memory_max 18446744073709551615
+	parsed --memory-max=16777215T memory_max 18446742974197923840
+	parsed --memory-max=max memory_max max
+	parsed --memory-max=infinity memory_max max
+	for bad in '' ' 1' '1 ' -1 +1 1.5G 1k 1KB 1KiB 1P 1B G 50% MAX 0x10 \
+		18446744073709551616; do
+		refused "--memory-max=$bad" "$MEMG"
+	done
+	refused --memory-max=16777216T "too large"
+}
+
+@test "limits: --pids-max reads 1..4194304, max and infinity" {
+	parsed --pids-max=1 pids_max 1
+	parsed --pids-max=4194304 pids_max 4194304
+	parsed --pids-max=max pids_max max
+	parsed --pids-max=infinity pids_max max
+	for bad in 0 4194305 '' -1 +5 5K 1.0 ' 5' 99999999999999999999; do
+		refused "--pids-max=$bad" "$PIDG"
+	done
+}
+
+@test "limits: --cpu-max reads QUOTA[/PERIOD] in microseconds, P% of one CPU, max; as cpu.max takes it" {
+	parsed --cpu-max=50000 cpu_max "50000 100000"
+	parsed --cpu-max=1000 cpu_max "1000 100000"
+	parsed --cpu-max=50000/200000 cpu_max "50000 200000"
+	parsed --cpu-max=1000/1000 cpu_max "1000 1000"
+	parsed --cpu-max=2000000/1000000 cpu_max "2000000 1000000"
+	parsed --cpu-max=50% cpu_max "50000 100000"
+	parsed --cpu-max=1% cpu_max "1000 100000"
+	parsed --cpu-max=250% cpu_max "250000 100000"
+	parsed --cpu-max=33%/10000 cpu_max "3300 10000"
+	parsed --cpu-max=max cpu_max "max 100000"
+	parsed --cpu-max=max/20000 cpu_max "max 20000"
+	parsed --cpu-max=17592186044415 cpu_max "17592186044415 100000"
+	for bad in '' 999 0 0% 50 1000/999 1000/1000001 1000/ /100000 \
+		'50000 100000' 50000/100000/1 1.5% 50%% -50% infinity MAX \
+		max/0 17592186044416 50000/1e5; do
+		refused "--cpu-max=$bad" "$CPUG"
+	done
+	run "$LEASH" --cpu-max=1%/1000 -- true
+	assert_status 125
+	assert_output "leash: invalid --cpu-max '1%/1000': the quota it gives is below 1000 microseconds or beyond the kernel's"
+}
+
+@test "limits: no leaf, no launch: --cgroup=off, or auto without root, refuses a limit in one line, 125" {
+	run "$LEASH" --cgroup=off --pids-max=5 -- touch "$W/ran"
+	assert_status 125
+	assert_output "leash: --pids-max needs a per-launch cgroup leaf, and there is none: --cgroup=off"
+	[[ ! -e $W/ran ]]
+	if [[ $(id -u) != 0 ]]; then
+		run "$LEASH" --memory-max=1G -- touch "$W/ran"
+	else
+		run setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+			"$LEASH" --memory-max=1G -- touch "$W/ran"
+	fi
+	assert_status 125
+	assert_output "leash: --memory-max needs a per-launch cgroup leaf, and there is none: leash is not root (--cgroup=auto)"
+	[[ ! -e $W/ran ]]
+}
+
+# no_controller CTL: cgroup2 is here and CTL is not (a hybrid host).
+no_controller() {
+	need_root || return
+	cg_detect
+	need_leaf || return
+	grep -qw "$1" "$CG2/cgroup.controllers" &&
+		skip "$1 is available in cgroup2 here"
+	return 0
+}
+
+@test "limits: a controller cgroup2 lacks here: one line saying so, 125, command not started, no leaf left" {
+	for ctl in memory pids cpu; do
+		no_controller $ctl
+		case $ctl in
+		memory) opt=--memory-max=64M ;;
+		pids) opt=--pids-max=10 ;;
+		cpu) opt=--cpu-max=50% ;;
+		esac
+		before=$(find "$LEAF_TOP" -name 'run_*' 2>/dev/null | sort)
+		for mode in auto require track; do
+			run "$LEASH" --cgroup=$mode "$opt" -- touch "$W/ran"
+			assert_status 125
+			[[ ${#lines[@]} == 1 ]]
+			[[ $output == "leash: ${opt%%=*}: the $ctl controller is not available in cgroup2 here ("*")" ]]
+			if awk -v c=$ctl '$1 == c && $2 != 0 { f = 1 } END { exit !f }' /proc/cgroups; then
+				assert_output "leash: ${opt%%=*}: the $ctl controller is not available in cgroup2 here (hybrid hierarchy: $ctl is on cgroup v1)"
+			fi
+			[[ ! -e $W/ran ]]
+			[[ $(find "$LEAF_TOP" -name 'run_*' 2>/dev/null | sort) == "$before" ]]
+		done
+	done
+}
+
+# need_ctl CTL...: root, and each CTL reaches leash's top in cgroup2
+# (check-vm's guests; a systemd host enables memory and pids at the root).
+need_ctl() {
+	need_root || return
+	cg_detect
+	need_leaf || return
+	for c in "$@"; do
+		grep -qw "$c" "$CG2/cgroup.subtree_control" ||
+			must_run_or_skip "no $c for leash's groups in cgroup2 here"
+	done
+}
+
+@test "limits: --memory-max: the OOM killer ends the command: result oom-killed, 137, never a timeout" {
+	need_ctl memory
+	run "$LEASH" -t 60 --memory-max=32M --report="$W/r.json" -v -- "$HOG" mem 256
+	assert_status 137
+	[[ $(jq -r .result "$W/r.json") == oom-killed ]]
+	[[ $(jq -r .signal "$W/r.json") == KILL ]]
+	[[ $(jq -r .exit_status "$W/r.json") == 137 ]]
+	[[ $(jq -r .limits.memory_max "$W/r.json") == 33554432 ]]
+	[[ $(jq -r .measured.oom_kills "$W/r.json") -ge 1 ]]
+	[[ $(jq -c .signals_sent "$W/r.json") == "[]" ]]
+	[[ $output == *"leash: oom-killed after "*", 1 OOM kill"* ]]
+	peak=$(jq -r .measured.memory_peak "$W/r.json")
+	if [[ -e $LEAF_TOP/cgroup.controllers && $peak != null ]]; then
+		# memory.peak (5.19+): near the limit, never past it.
+		((peak > 8 * 1048576 && peak <= 33554432))
+	else
+		echo "no memory.peak on $(uname -r): null" >&2
+		[[ $peak == null ]]
+	fi
+	grep -qw memory "$LEAF_TOP/cgroup.subtree_control"
+	[[ -z $(leaves_of 0) ]]
+}
+
+@test "limits: under the memory limit the command runs to its end: exited 0, no OOM kill" {
+	need_ctl memory
+	run "$LEASH" --memory-max=64M --report="$W/r.json" -- "$HOG" mem 8
+	assert_status 0
+	assert_output "touched 8 MiB"
+	[[ $(jq -r .result "$W/r.json") == exited ]]
+	[[ $(jq -r .measured.oom_kills "$W/r.json") == 0 ]]
+}
+
+@test "limits: --pids-max=3: the command and two children, the third fork fails (EAGAIN)" {
+	need_ctl pids
+	run "$LEASH" --pids-max=3 --report="$W/r.json" -- "$HOG" fork 5
+	assert_status 0
+	assert_output "forked 2 of 5: Resource temporarily unavailable"
+	[[ $(jq -r .limits.pids_max "$W/r.json") == 3 ]]
+	peak=$(jq -r .measured.pids_peak "$W/r.json")
+	# pids.peak is 6.1's; 5.10 has none: null.
+	[[ $peak == 3 || ( $peak == null && ! -e /sys/fs/cgroup/leash/uid_0/pids.peak ) ]]
+}
+
+@test "limits: --cpu-max=20%/10000 throttles a spinning command (throttled time > 0, generous bounds)" {
+	need_ctl cpu
+	run "$LEASH" -v --cpu-max=20%/10000 --report="$W/r.json" -- "$HOG" spin 1
+	assert_status 0
+	[[ $(jq -r .limits.cpu_max "$W/r.json") == "2000 10000" ]]
+	thr=$(jq -r .measured.cpu_throttled "$W/r.json")
+	awk -v t="$thr" 'BEGIN { exit !(t > 0.1) }'
+	# At most 20% of one CPU: well under the wall time.
+	cpu=$(jq -r '.cpu.user + .cpu.system' "$W/r.json")
+	awk -v c="$cpu" 'BEGIN { exit !(c < 0.7) }'
+	[[ ${lines[-1]} == *", throttled "*" s" ]]
+}
