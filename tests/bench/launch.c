@@ -22,6 +22,8 @@ enum {
 	R_FLOOR_CG,                 /* after R_U_CG: leash's preflight makes
 				 * the groups the floor then uses */
 	R_TRACK,                    /* -t with a tracking leaf, no subreaper */
+	R_MEM, R_PIDS, R_CPU,       /* the same leaf with one limit each
+				 * (cgroup2 with the controller: check-vm) */
 	R_FLOOR_REP, R_FLOOR_REP_TMPFS,     /* minrep: the report file's floor */
 	R_QEMU_FLOOR, R_QEMU_T,     /* minsup and leash -t under qemu-user */
 	R_VAR,                      /* --variant binaries: VAR_ROWS each */
@@ -99,12 +101,23 @@ static void leash_rows(const struct setup *s, struct cmd *r)
 		"--cgroup=off", "-t", "10", T, NULL);
 	cmd_set(&r[R_TRACK], "leash_track", "leash -t 10 --cgroup=track true",
 		L, "-t", "10", "--cgroup=track", T, NULL);
+	/* What a limit adds to the leaf: the controller's file written
+	 * (the first launch also enables it down leash's path). */
+	cmd_set(&r[R_MEM], "leash_track_memory_max",
+		"leash -t 10 --cgroup=track --memory-max=1G true", L, "-t", "10",
+		"--cgroup=track", "--memory-max=1G", T, NULL);
+	cmd_set(&r[R_PIDS], "leash_track_pids_max",
+		"leash -t 10 --cgroup=track --pids-max=100 true", L, "-t", "10",
+		"--cgroup=track", "--pids-max=100", T, NULL);
+	cmd_set(&r[R_CPU], "leash_track_cpu_max",
+		"leash -t 10 --cgroup=track --cpu-max=50% true", L, "-t", "10",
+		"--cgroup=track", "--cpu-max=50%", T, NULL);
 	cmd_set(&r[R_U_CG], "leash_u_cgroup",
 		"leash -u nobody --cgroup=require -t 10 true", L, "-u",
 		"nobody", "--cgroup=require", "-t", "10", T, NULL);
 	static const int mine[] = { R_THREAD, R_PIDFD, R_POLL, R_REPORT,
 				    R_REPORT_TMPFS, R_REPORT_FD, R_U_OFF,
-				    R_U_CG, R_TRACK };
+				    R_U_CG, R_TRACK, R_MEM, R_PIDS, R_CPU };
 
 	for (size_t i = 0; !L && i < sizeof mine / sizeof mine[0]; i++)
 		strcpy(r[mine[i]].why, "no leash binary yet");
