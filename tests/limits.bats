@@ -17,7 +17,9 @@ HOG=$(_helpers_abs "${HOG:-$TOP/build/hog}")
 setup() {
 	common_setup
 	host_mode && skip "leash's own options"
+	# 1777: the command as nobody must be able to leave its mark.
 	W=$(mktemp -d /tmp/leash-lim.XXXXXX) && chmod 1777 "$W"
+	R=$BATS_TEST_TMPDIR/r.json     # reports: in a directory of ours
 }
 
 teardown() {
@@ -161,16 +163,16 @@ need_ctl() {
 
 @test "limits: --memory-max: the OOM killer ends the command: result oom-killed, 137, never a timeout" {
 	need_ctl memory
-	run "$LEASH" -t 60 --memory-max=32M --report="$W/r.json" -v -- "$HOG" mem 256
+	run "$LEASH" -t 60 --memory-max=32M --report="$R" -v -- "$HOG" mem 256
 	assert_status 137
-	[[ $(jq -r .result "$W/r.json") == oom-killed ]]
-	[[ $(jq -r .signal "$W/r.json") == KILL ]]
-	[[ $(jq -r .exit_status "$W/r.json") == 137 ]]
-	[[ $(jq -r .limits.memory_max "$W/r.json") == 33554432 ]]
-	[[ $(jq -r .measured.oom_kills "$W/r.json") -ge 1 ]]
-	[[ $(jq -c .signals_sent "$W/r.json") == "[]" ]]
+	[[ $(jq -r .result "$R") == oom-killed ]]
+	[[ $(jq -r .signal "$R") == KILL ]]
+	[[ $(jq -r .exit_status "$R") == 137 ]]
+	[[ $(jq -r .limits.memory_max "$R") == 33554432 ]]
+	[[ $(jq -r .measured.oom_kills "$R") -ge 1 ]]
+	[[ $(jq -c .signals_sent "$R") == "[]" ]]
 	[[ $output == *"leash: oom-killed after "*", 1 OOM kill"* ]]
-	peak=$(jq -r .measured.memory_peak "$W/r.json")
+	peak=$(jq -r .measured.memory_peak "$R")
 	if [[ -e $LEAF_TOP/cgroup.controllers && $peak != null ]]; then
 		# memory.peak (5.19+): near the limit, never past it.
 		((peak > 8 * 1048576 && peak <= 33554432))
@@ -184,33 +186,33 @@ need_ctl() {
 
 @test "limits: under the memory limit the command runs to its end: exited 0, no OOM kill" {
 	need_ctl memory
-	run "$LEASH" --memory-max=64M --report="$W/r.json" -- "$HOG" mem 8
+	run "$LEASH" --memory-max=64M --report="$R" -- "$HOG" mem 8
 	assert_status 0
 	assert_output "touched 8 MiB"
-	[[ $(jq -r .result "$W/r.json") == exited ]]
-	[[ $(jq -r .measured.oom_kills "$W/r.json") == 0 ]]
+	[[ $(jq -r .result "$R") == exited ]]
+	[[ $(jq -r .measured.oom_kills "$R") == 0 ]]
 }
 
 @test "limits: --pids-max=3: the command and two children, the third fork fails (EAGAIN)" {
 	need_ctl pids
-	run "$LEASH" --pids-max=3 --report="$W/r.json" -- "$HOG" fork 5
+	run "$LEASH" --pids-max=3 --report="$R" -- "$HOG" fork 5
 	assert_status 0
 	assert_output "forked 2 of 5: Resource temporarily unavailable"
-	[[ $(jq -r .limits.pids_max "$W/r.json") == 3 ]]
-	peak=$(jq -r .measured.pids_peak "$W/r.json")
+	[[ $(jq -r .limits.pids_max "$R") == 3 ]]
+	peak=$(jq -r .measured.pids_peak "$R")
 	# pids.peak is 6.1's; 5.10 has none: null.
 	[[ $peak == 3 || ( $peak == null && ! -e /sys/fs/cgroup/leash/uid_0/pids.peak ) ]]
 }
 
 @test "limits: --cpu-max=20%/10000 throttles a spinning command (throttled time > 0, generous bounds)" {
 	need_ctl cpu
-	run "$LEASH" -v --cpu-max=20%/10000 --report="$W/r.json" -- "$HOG" spin 1
+	run "$LEASH" -v --cpu-max=20%/10000 --report="$R" -- "$HOG" spin 1
 	assert_status 0
-	[[ $(jq -r .limits.cpu_max "$W/r.json") == "2000 10000" ]]
-	thr=$(jq -r .measured.cpu_throttled "$W/r.json")
+	[[ $(jq -r .limits.cpu_max "$R") == "2000 10000" ]]
+	thr=$(jq -r .measured.cpu_throttled "$R")
 	awk -v t="$thr" 'BEGIN { exit !(t > 0.1) }'
 	# At most 20% of one CPU: well under the wall time.
-	cpu=$(jq -r '.cpu.user + .cpu.system' "$W/r.json")
+	cpu=$(jq -r '.cpu.user + .cpu.system' "$R")
 	awk -v c="$cpu" 'BEGIN { exit !(c < 0.7) }'
 	[[ ${lines[-1]} == *", throttled "*" s" ]]
 }
