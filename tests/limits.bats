@@ -134,17 +134,20 @@ no_controller() {
 		pids) opt=--pids-max=10 ;;
 		cpu) opt=--cpu-max=50% ;;
 		esac
-		before=$(find "$LEAF_TOP" -name 'run_*' 2>/dev/null | sort)
 		for mode in auto require track; do
-			run "$LEASH" --cgroup=$mode "$opt" -- touch "$W/ran"
+			# leash's pid names its leaf (run_<pid>_...): sh's, exec'd.
+			run sh -c 'echo $$ >&2; exec "$@"' sh "$LEASH" \
+				--cgroup=$mode "$opt" -- touch "$W/ran"
 			assert_status 125
+			pid=${lines[0]}
+			lines=("${lines[@]:1}") output=${output#*$'\n'}
 			[[ ${#lines[@]} == 1 ]]
 			[[ $output == "leash: ${opt%%=*}: the $ctl controller is not available in cgroup2 here ("*")" ]]
 			if awk -v c=$ctl '$1 == c && $2 != 0 { f = 1 } END { exit !f }' /proc/cgroups; then
 				assert_output "leash: ${opt%%=*}: the $ctl controller is not available in cgroup2 here (hybrid hierarchy: $ctl is on cgroup v1)"
 			fi
 			[[ ! -e $W/ran ]]
-			[[ $(find "$LEAF_TOP" -name 'run_*' 2>/dev/null | sort) == "$before" ]]
+			[[ -z $(find "$LEAF_TOP" -name "run_${pid}_*" 2>/dev/null) ]]
 		done
 	done
 }
