@@ -175,6 +175,7 @@ need_ctl() {
 	[[ $(jq -r .measured.oom_kills "$R") -ge 1 ]]
 	[[ $(jq -c .signals_sent "$R") == "[]" ]]
 	[[ $output == *"leash: oom-killed after "*", 1 OOM kill"* ]]
+	echo "# ${lines[-1]}" >&3        # the man page's example
 	peak=$(jq -r .measured.memory_peak "$R")
 	if [[ -e $LEAF_TOP/cgroup.controllers && $peak != null ]]; then
 		# memory.peak (5.19+): near the limit, never past it.
@@ -218,4 +219,5 @@ need_ctl() {
 	cpu=$(jq -r '.cpu.user + .cpu.system' "$R")
 	awk -v c="$cpu" 'BEGIN { exit !(c < 0.7) }'
 	[[ ${lines[-1]} == *", throttled "*" s" ]]
+	echo "# ${lines[-1]}" >&3        # the man page's example
 }
