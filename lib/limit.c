@@ -35,24 +35,29 @@ static bool is_max(const char *s)
 	return !strcmp(s, "max") || !strcmp(s, "infinity");
 }
 
+static const char memory_grammar[] =
+	"use BYTES, or BYTES with K, M, G, T, P or E (1024-based), or max";
+
 const char *limit_memory(const char *s, char out[LIMIT_VALUE_MAX])
 {
-	static const char units[] = "KMGT";
-	const char *end, *u;
+	/* systemd's units, and the kernel's memparse lowercase ones. */
+	static const char units[] = "KMGTPE", lower[] = "kmgtpe";
+	const char *end, *u, *l;
 	uint64_t v;
+	long k;
 
 	if (is_max(s)) {
 		strcpy(out, "max");
 		return NULL;
 	}
 	if (!digits(s, &v, &end))
-		return "use BYTES, or BYTES with K, M, G or T (1024-based), "
-		       "or max";
+		return memory_grammar;
 	if (*end) {
-		if (end[1] || !(u = strchr(units, *end)))
-			return "use BYTES, or BYTES with K, M, G or T "
-			       "(1024-based), or max";
-		for (long k = u - units + 1; k > 0; k--) {
+		u = strchr(units, *end), l = strchr(lower, *end);
+		k = u ? u - units + 1 : l ? l - lower + 1 : 0;
+		if (end[1] || !k)
+			return memory_grammar;
+		for (; k > 0; k--) {
 			if (v > UINT64_MAX / 1024)
 				return "too large";
 			v *= 1024;
@@ -78,13 +83,15 @@ const char *limit_pids(const char *s, char out[LIMIT_VALUE_MAX])
 }
 
 static const char cpu_grammar[] =
-	"use QUOTA[/PERIOD]: QUOTA in microseconds (1000 or more), P% "
-	"of one CPU, or max; PERIOD in microseconds, 1000..1000000";
+	"use QUOTA[/PERIOD] or cpu.max's 'QUOTA PERIOD': QUOTA in "
+	"microseconds (1000 or more), P% of one CPU, or max; PERIOD in "
+	"microseconds, 1000..1000000";
 
 const char *limit_cpu(const char *s, char out[LIMIT_VALUE_MAX])
 {
 	char quota[24];
-	const char *slash = strchr(s, '/'), *end;
+	/* One '/' (ours) or one space (the kernel's cpu.max). */
+	const char *slash = strpbrk(s, "/ "), *end;
 	uint64_t q = 0, period = 100000, pct = 0;
 	size_t n = slash ? (size_t)(slash - s) : strlen(s);
 	bool max = false;

@@ -11,13 +11,14 @@
 /* Enough for every value written: "max 1000000", 20 digits. */
 #define LIMIT_VALUE_MAX 48
 
-/* BYTES, or BYTES with K, M, G or T (powers of 1024, as systemd's
- * MemoryMax=), or max / infinity.  Written in bytes, or "max". */
+/* BYTES, or BYTES with K, M, G, T, P or E (powers of 1024, as systemd's
+ * MemoryMax=; lowercase too, as the kernel's memory.max), or max /
+ * infinity.  Written in bytes, or "max". */
 const char *limit_memory(const char *s, char out[LIMIT_VALUE_MAX]);
 /* N, 1..4194304 (the kernel's PID_MAX_LIMIT; the command is one), or
  * max / infinity. */
 const char *limit_pids(const char *s, char out[LIMIT_VALUE_MAX]);
-/* QUOTA[/PERIOD]: QUOTA is microseconds of CPU per PERIOD (1000 or
+/* QUOTA[/PERIOD], or "QUOTA PERIOD" as cpu.max reads: QUOTA is microseconds of CPU per PERIOD (1000 or
  * more), P% (P per cent of one CPU per PERIOD, as systemd's CPUQuota=;
  * over 100 for more than one CPU; rounded down to whole microseconds),
  * or max; PERIOD is microseconds, 1000..1000000 (default 100000, the

@@ -45,26 +45,32 @@ parsed() {
 		{ echo "$output"; return 1; }
 }
 
-MEMG="use BYTES, or BYTES with K, M, G or T (1024-based), or max"
+MEMG="use BYTES, or BYTES with K, M, G, T, P or E (1024-based), or max"
 PIDG="use 1..4194304 (the command is one), or max"
-CPUG="use QUOTA[/PERIOD]: QUOTA in microseconds (1000 or more), P% of one CPU, or max; PERIOD in microseconds, 1000..1000000"
+CPUG="use QUOTA[/PERIOD] or cpu.max's 'QUOTA PERIOD': QUOTA in microseconds (1000 or more), P% of one CPU, or max; PERIOD in microseconds, 1000..1000000"
 
-@test "limits: --memory-max reads BYTES, K M G T (1024-based), max and infinity; nothing else" {
+@test "limits: --memory-max reads BYTES, K M G T P E (1024-based; lowercase as the kernel), max and infinity; nothing else" {
 	parsed --memory-max=0 memory_max 0
 	parsed --memory-max=1 memory_max 1
 	parsed --memory-max=1K memory_max 1024
 	parsed --memory-max=3M memory_max 3145728
 	parsed --memory-max=2G memory_max 2147483648
 	parsed --memory-max=1T memory_max 1099511627776
+	parsed --memory-max=1P memory_max 1125899906842624
+	parsed --memory-max=15E memory_max 17293822569102704640
+	parsed --memory-max=1k memory_max 1024
+	parsed --memory-max=3g memory_max 3221225472
+	parsed --memory-max=2e memory_max 2305843009213693952
 	parsed --memory-max=18446744073709551615 memory_max 18446744073709551615
 	parsed --memory-max=16777215T memory_max 18446742974197923840
 	parsed --memory-max=max memory_max max
 	parsed --memory-max=infinity memory_max max
-	for bad in '' ' 1' '1 ' -1 +1 1.5G 1k 1KB 1KiB 1P 1B G 50% MAX 0x10 \
+	for bad in '' ' 1' '1 ' -1 +1 1.5G 1KB 1KiB 1Z 1B G k 50% MAX 0x10 \
 		18446744073709551616; do
 		refused "--memory-max=$bad" "$MEMG"
 	done
 	refused --memory-max=16777216T "too large"
+	refused --memory-max=16E "too large"
 }
 
 @test "limits: --pids-max reads 1..4194304, max and infinity" {
@@ -89,9 +95,12 @@ CPUG="use QUOTA[/PERIOD]: QUOTA in microseconds (1000 or more), P% of one CPU, o
 	parsed --cpu-max=33%/10000 cpu_max "3300 10000"
 	parsed --cpu-max=max cpu_max "max 100000"
 	parsed --cpu-max=max/20000 cpu_max "max 20000"
+	parsed --cpu-max='50000 100000' cpu_max "50000 100000"
+	parsed --cpu-max='max 20000' cpu_max "max 20000"
 	parsed --cpu-max=17592186044415 cpu_max "17592186044415 100000"
 	for bad in '' 999 0 0% 50 1000/999 1000/1000001 1000/ /100000 \
-		'50000 100000' 50000/100000/1 1.5% 50%% -50% infinity MAX \
+		'50000  100000' '50000/ 100000' '50000 100000 ' 50000/100000/1 \
+		'50000 100000/1' 1.5% 50%% -50% infinity MAX \
 		max/0 17592186044416 50000/1e5; do
 		refused "--cpu-max=$bad" "$CPUG"
 	done
