@@ -89,29 +89,24 @@ static const char cpu_grammar[] =
 
 const char *limit_cpu(const char *s, char out[LIMIT_VALUE_MAX])
 {
-	char quota[24];
-	/* One '/' (ours) or one space (the kernel's cpu.max). */
-	const char *slash = strpbrk(s, "/ "), *end;
-	uint64_t q = 0, period = 100000, pct = 0;
-	size_t n = slash ? (size_t)(slash - s) : strlen(s);
-	bool max = false;
+	const char *end = s;
+	uint64_t q = 0, period = 100000;
+	bool max = !strncmp(s, "max", 3), pct = false;
 
-	if (n >= sizeof quota)
+	if (max)
+		end = s + 3;
+	else if (!digits(s, &q, &end))
 		return cpu_grammar;
-	memcpy(quota, s, n);
-	quota[n] = '\0';
-	if (slash && (!digits(slash + 1, &period, &end) || *end ||
-		      period < 1000 || period > 1000000))
+	else if (*end == '%')
+		pct = true, end++;
+	/* One '/' (ours) or one space (the kernel's cpu.max). */
+	if ((*end == '/' || *end == ' ') &&
+	    (!digits(end + 1, &period, &end) || period < 1000 || period > 1000000))
 		return cpu_grammar;
-	if (!strcmp(quota, "max"))
-		max = true;
-	else if (!digits(quota, &q, &end))
+	if (*end)
 		return cpu_grammar;
-	else if (!strcmp(end, "%"))
-		pct = q, q = pct > CPU_QUOTA_MAX ? CPU_QUOTA_MAX + 1 :
-			     pct * period / 100;
-	else if (*end)
-		return cpu_grammar;
+	if (pct)        /* at most 2^44 * 10^6: no overflow */
+		q = q > CPU_QUOTA_MAX ? CPU_QUOTA_MAX + 1 : q * period / 100;
 	if (!max && (q < 1000 || q > CPU_QUOTA_MAX))
 		return pct ? "the quota it gives is below 1000 microseconds "
 			     "or beyond the kernel's" : cpu_grammar;

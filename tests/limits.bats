@@ -98,15 +98,18 @@ CPUG="use QUOTA[/PERIOD] or cpu.max's 'QUOTA PERIOD': QUOTA in microseconds (100
 	parsed --cpu-max='50000 100000' cpu_max "50000 100000"
 	parsed --cpu-max='max 20000' cpu_max "max 20000"
 	parsed --cpu-max=17592186044415 cpu_max "17592186044415 100000"
-	for bad in '' 999 0 0% 50 1000/999 1000/1000001 1000/ /100000 \
+	for bad in '' 999 0 50 1000/999 1000/1000001 1000/ /100000 \
 		'50000  100000' '50000/ 100000' '50000 100000 ' 50000/100000/1 \
 		'50000 100000/1' 1.5% 50%% -50% infinity MAX \
 		max/0 17592186044416 50000/1e5; do
 		refused "--cpu-max=$bad" "$CPUG"
 	done
-	run "$LEASH" --cpu-max=1%/1000 -- true
-	assert_status 125
-	assert_output "leash: invalid --cpu-max '1%/1000': the quota it gives is below 1000 microseconds or beyond the kernel's"
+	for low in 1%/1000 0% 17592186044416%; do
+		run "$LEASH" --cpu-max=$low -- true
+		assert_status 125
+		assert_output "leash: invalid --cpu-max '$low': the quota it gives is below 1000 microseconds or beyond the kernel's"
+	done
+	parsed --cpu-max=000000000000000000000000001000/0000000000000000001000 cpu_max "1000 1000"
 }
 
 @test "limits: no leaf, no launch: --cgroup=off, or auto without root, refuses a limit in one line, 125" {
