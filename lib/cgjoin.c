@@ -70,6 +70,9 @@ static int cg_join_one(const struct cgroup_plan *cg, int fd, const char *dir,
 			return 0;
 		if (errno != ENOENT && errno != ENODEV)
 			return -1;
+		/* A leaf made again here would lack its limits: fail whole. */
+		if (leaf_chain && cgroup_limited(cg))
+			return errno = ENOENT, -1;
 		if (cg_rebuild(cg, leaf_chain) < 0 && errno != ENOENT)
 			return -1;
 	}
@@ -121,9 +124,15 @@ int cgroup_birth_lost(struct cgroup_plan *cg)
 		    (cg->uid_fd = cgfs_dir(AT_FDCWD, cg->leaf_uid)) >= 0)
 			rc = cg_make_leaf(cg);
 	}
+	/* The limits again, on the new leaf, before anything is in it. */
+	if (rc == 0 && cgroup_limited(cg) && cg_limit_apply(cg) < 0) {
+		unlinkat(cg->uid_fd, strrchr(cg->leaf, '/') + 1, AT_REMOVEDIR);
+		rc = -1;
+	}
 	/* Not made here: the path stays, so the forked child's join makes
-	 * it again (with its own bounded retries) or fails the launch, 125;
-	 * never a command silently outside its leaf. */
+	 * it again (with its own bounded retries; never when limited) or
+	 * fails the launch, 125; never a command silently outside its leaf
+	 * or its limits. */
 	return rc ? -1 : 0;
 }
 

@@ -233,3 +233,52 @@ need_ctl() {
 	[[ ${lines[-1]} == *", throttled "*" s" ]]
 	echo "# ${lines[-1]}" >&3        # the man page's example
 }
+
+# limited_race [NOSYS clone3 --]: 30 launches with --pids-max=1000 while
+# cgvandal removes empty leaves and groups under them.  A launch whose
+# leaf went is either made whole again, limits and all, or fails whole
+# (125, one line); never a command in a leaf without its limit.
+limited_race() {
+	need_ctl pids
+	VANDAL=${VANDAL:-${LEASH_BUILDDIR:-$TOP/build}/cgvandal}
+	[[ -x $VANDAL ]] || must_run_or_skip "build/cgvandal not built"
+	lp=$(leaf_parent 0)
+	"$VANDAL" "$W/stop" "$lp" "$lp" >"$W/vandal" &
+	vandal=$!
+	pids=()
+	for i in $(seq 30); do
+		"$@" "$LEASH" --pids-max=1000 -- sh -c \
+			'cat "'"$CG2"'$(sed -n "s/^0:://p" /proc/self/cgroup)/pids.max"' \
+			>"$W/out.$i" 2>&1 &
+		pids+=($!)
+	done
+	ok=0
+	for i in $(seq 30); do
+		rc=0
+		wait "${pids[i-1]}" || rc=$?
+		out=$(cat "$W/out.$i")
+		if [[ $rc == 0 && $out == 1000 ]]; then
+			ok=$((ok + 1))
+		elif [[ $rc != 125 || $out != "leash: "* || $out == *$'\n'* ]]; then
+			echo "launch $i (status $rc): $out" >&2
+			kill "$vandal"
+			return 1
+		fi
+	done
+	touch "$W/stop"
+	wait "$vandal"
+	cat "$W/vandal" >&2
+	echo "whole: $ok of 30" >&2
+	((ok > 0))
+	grep -Eq 'leaves=[1-9]' "$W/vandal"
+}
+
+@test "limits: a leaf removed before the command joins it is made again with its limits, or the launch fails whole" {
+	limited_race
+}
+
+@test "limits: the same on the fork path (no clone3): the child never remakes a limited leaf" {
+	NOSYS=${NOSYS:-${LEASH_BUILDDIR:-$TOP/build}/nosys}
+	[[ -x $NOSYS ]] || must_run_or_skip "no nosys helper"
+	limited_race "$NOSYS" clone3 --
+}
