@@ -33,6 +33,17 @@ inner() {
 	printf "PS1='I''N> ' %s" "$*"
 }
 
+# Within 5 s no process of the test's user is left; else list them, fail.
+user_procs_gone() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[[ -z $(pgrep -u "$U_UID") ]] && return 0
+		sleep 0.05
+	done
+	ps -o pid,stat,args -u "$U_UID" >&2
+	return 1
+}
+
 # screen_word KEY: the last KEY:WORD the screen shows, WORD only.
 screen_word() {
 	local w
@@ -337,13 +348,7 @@ EOF
 	# it, or, when the shell took the closed pty for the end of its input
 	# and exited first, leash's HUP to the session (and its KILL after
 	# the grace) ends it; leash waits for that before it exits.
-	local i
-	for ((i = 0; i < 100; i++)); do
-		[[ -z $(pgrep -u "$U_UID") ]] && return 0
-		sleep 0.05
-	done
-	ps -o pid,stat,args -u "$U_UID" >&2
-	false
+	user_procs_gone
 }
 
 @test "pty: a hangup of the caller's terminal ends a session that ignores HUP: KILL after the grace, nothing is left" {
@@ -357,13 +362,7 @@ hangup
 EOF
 	echo "$output" >&2
 	[[ ${lines[-1]} == status=signal:9 ]]
-	local i
-	for ((i = 0; i < 100; i++)); do
-		[[ -z $(pgrep -u "$U_UID") ]] && return 0
-		sleep 0.05
-	done
-	ps -o pid,stat,args -u "$U_UID" >&2
-	false
+	user_procs_gone
 }
 
 @test "pty: a deadline without -k at an interactive shell (it ignores TERM, as -l's does): one line points to -k" {
