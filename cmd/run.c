@@ -13,6 +13,7 @@
 
 #include "budget.h"
 #include "cgfs.h"
+#include "readfile.h"
 #include "env.h"
 #include "duration.h"
 #include "cmd.h"
@@ -119,7 +120,7 @@ static void left_in_leaf(pid_t pid, void *tally)
 	char path[32], name[32] = "";
 
 	snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
-	if (cgfs_read(AT_FDCWD, path, name, sizeof name) > 0)
+	if (readfile_at(AT_FDCWD, path, name, sizeof name) > 0)
 		name[strcspn(name, "\n")] = '\0';
 	tally_left_add(tally, pid, name);
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cgfs.h"
+#include "readfile.h"
 #include "diag.h"
 #include "mountinfo.h"
 
@@ -25,7 +26,7 @@ static int cg_v2_check(struct cgroup_plan *cg, int r)
 	const char *path = cg->cpu_top;
 	char buf[256];
 
-	if (cgfs_read(r, "cgroup.controllers", buf, sizeof buf) < 0)
+	if (readfile_at(r, "cgroup.controllers", buf, sizeof buf) < 0)
 		return errno == ENOENT ? CG_AGAIN : cg_fail(cg, errno, false,
 			NULL, "cannot read %s/cgroup.controllers", path);
 	if (!mountinfo_has_token(buf, ' ', "cpu")) {
@@ -34,16 +35,16 @@ static int cg_v2_check(struct cgroup_plan *cg, int r)
 			"enabled for %s", diag_quote(path));
 		return CG_NOCPU;
 	}
-	if (cgfs_read(r, "cgroup.type", buf, sizeof buf) > 0 &&
+	if (readfile_at(r, "cgroup.type", buf, sizeof buf) > 0 &&
 	    strcmp(buf, "domain\n") != 0)
 		return cg_fail(cg, 0, false, "move the processes out of it",
 			       "cgroup %s is of type %.*s, not domain",
 			       diag_quote(path), (int)strcspn(buf, "\n"), buf);
-	if (cgfs_read(r, "cgroup.procs", buf, sizeof buf) > 0)
+	if (readfile_at(r, "cgroup.procs", buf, sizeof buf) > 0)
 		return cg_fail(cg, 0, false, "move them out; leash puts "
 			       "processes only in leaves", "cgroup %s must "
 			       "not contain processes", diag_quote(path));
-	if (cgfs_read(r, "cgroup.subtree_control", buf, sizeof buf) >= 0 &&
+	if (readfile_at(r, "cgroup.subtree_control", buf, sizeof buf) >= 0 &&
 	    mountinfo_has_token(buf, ' ', "cpu"))
 		return 0;
 	if (cgfs_write(r, "cgroup.subtree_control", "+cpu") < 0)
@@ -260,7 +261,7 @@ static void cg_note_ready(const struct cgroup_plan *cg)
 	if (!cg->verbose || !cg->note)
 		return;
 	if (cg->version && !cg->wfile[0] &&
-	    cgfs_read(cg_weight_fd(cg), file, cur, sizeof cur) > 0)
+	    readfile_at(cg_weight_fd(cg), file, cur, sizeof cur) > 0)
 		cur[strcspn(cur, "\n")] = '\0';
 	if (cg->version)
 		cg_note(cg, "cgroup v%d: %s %s, %s %s%s", cg->version,

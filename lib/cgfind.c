@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cgfs.h"
+#include "readfile.h"
 #include "diag.h"
 #include "mountinfo.h"
 
@@ -240,7 +241,7 @@ int cg_find_own_leaf(const char *leaf_top, char *out, size_t size)
 	const char *path, *at;
 	size_t top = strlen(leaf_top), pre;
 
-	if (cgfs_read(AT_FDCWD, "/proc/self/cgroup", buf, sizeof buf) <= 0)
+	if (readfile_at(AT_FDCWD, "/proc/self/cgroup", buf, sizeof buf) <= 0)
 		return -1;
 	/* cgroup2's line, "0::PATH", first on a pure host, last on a
 	 * hybrid one. */

@@ -2,6 +2,7 @@
 /* cgfs: small primitives on cgroupfs files. */
 #define _GNU_SOURCE
 #include "cgfs.h"
+#include "readfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -80,38 +81,12 @@ int cgfs_write(int at, const char *file, const char *val)
 	return -1;
 }
 
-ssize_t cgfs_read(int at, const char *file, char *buf, size_t size)
-{
-	ssize_t n = 0, got = 0;
-	int fd, saved;
-
-	fd = cgfs_open(at, file, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	/* A short read is the end: seq_file fills the buffer while it can
-	 * (and /proc/PID/stat is one record), so no read of 0 is needed. */
-	while ((size_t)got < size - 1 &&
-	       (n = read(fd, buf + got, size - 1 - got)) > 0) {
-		got += n;
-		if ((size_t)got < size - 1)
-			break;
-	}
-	saved = errno;
-	close(fd);
-	buf[got] = '\0';
-	if (n < 0 && got == 0) {
-		errno = saved;
-		return -1;
-	}
-	return got;
-}
-
 long cgfs_key(int at, const char *file, const char *key)
 {
 	char buf[512], *p = buf;
 	size_t klen = strlen(key);
 
-	if (cgfs_read(at, file, buf, sizeof buf) < 0)
+	if (readfile_at(at, file, buf, sizeof buf) < 0)
 		return -1;
 	while (p && *p) {
 		if (strncmp(p, key, klen) == 0 && p[klen] == ' ')
@@ -313,7 +288,7 @@ unsigned long long cgfs_proc_start(pid_t pid, char *state)
 
 	*state = '\0';
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	if (cgfs_read(AT_FDCWD, path, buf, sizeof buf) <= 0)
+	if (readfile_at(AT_FDCWD, path, buf, sizeof buf) <= 0)
 		return 0;
 	/* The command name may hold spaces and parens: skip to the last ')'
 	 * then the state (3) and fields 4..21 to reach the start time (22). */

@@ -30,10 +30,6 @@ int cgfs_mkdir(int at, const char *name, bool *created);
 /* Write VAL to AT/FILE in one write(2). */
 int cgfs_write(int at, const char *file, const char *val);
 
-/* Read AT/FILE into BUF (NUL-terminated); bytes read or -1.  One read
- * when the file fits: cgroupfs returns a whole small file at once. */
-ssize_t cgfs_read(int at, const char *file, char *buf, size_t size);
-
 /* The value of KEY in a "key value" file such as cgroup.events, or -1. */
 long cgfs_key(int at, const char *file, const char *key);
 

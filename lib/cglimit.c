@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cgfs.h"
+#include "readfile.h"
 #include "diag.h"
 #include "mountinfo.h"
 
@@ -48,7 +49,7 @@ static bool cg_has(int at, const char *file, const char *ctl)
 {
 	char buf[512];
 
-	return cgfs_read(at, file, buf, sizeof buf) >= 0 &&
+	return readfile_at(at, file, buf, sizeof buf) >= 0 &&
 	       mountinfo_has_token(buf, ' ', ctl);
 }
 
@@ -75,7 +76,7 @@ static const char *cg_why_absent(const char *dir, const char *ctl,
 	snprintf(hint, size, "not in this kernel");
 	/* "name hierarchy num_cgroups enabled" lines; no stdio, no scanf
 	 * (they would double this file's share of the binary). */
-	if (cgfs_read(AT_FDCWD, "/proc/cgroups", buf, sizeof buf) <= 0)
+	if (readfile_at(AT_FDCWD, "/proc/cgroups", buf, sizeof buf) <= 0)
 		return hint;
 	for (char *l = buf; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : l) {
 		size_t n = strlen(ctl);
@@ -192,7 +193,7 @@ static long long cg_number(int at, const char *file)
 	char buf[32], *end;
 	long long v;
 
-	if (cgfs_read(at, file, buf, sizeof buf) <= 0)
+	if (readfile_at(at, file, buf, sizeof buf) <= 0)
 		return -1;
 	v = strtoll(buf, &end, 10);
 	return end != buf && (*end == '\n' || !*end) ? v : -1;

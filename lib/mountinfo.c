@@ -12,6 +12,8 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
+#include "readfile.h"
+
 /* One read of mountinfo; a longer line than this is not a cgroup's. */
 #define MOUNTINFO_BUF 8192
 
@@ -150,18 +152,10 @@ static void mountinfo_consider(char *line, struct mountinfo_cgroups *m,
 static __attribute__((noinline)) bool mountinfo_v2_has_cpu(const char *mount)
 {
 	char path[PATH_MAX + 32], buf[256];
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof path, "%s/cgroup.controllers", mount);
-	fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (readfile_at(AT_FDCWD, path, buf, sizeof buf) <= 0)
 		return false;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
 	return mountinfo_has_token(buf, ' ', "cpu");
 }
 

@@ -18,6 +18,7 @@
 
 #include "cgfs.h"
 #include "fallback.h"
+#include "readfile.h"
 
 #define KILL_ROUNDS 200         /* x 5 ms: the bound of reaper_kill_all */
 
@@ -95,21 +96,14 @@ static int proc_parse(char *buf, struct proc *p)
 static int proc_read(int dir, const char *name, struct proc *p)
 {
 	char path[32], buf[1024];
-	ssize_t n;
-	int fd;
 
 	p->pid = (pid_t)atoi(name);
 	if (p->pid <= 0 || strlen(name) > 20)
 		return -1;
 	memcpy(path, name, strlen(name));
 	strcpy(path + strlen(name), "/stat");
-	if ((fd = openat(dir, path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (readfile_at(dir, path, buf, sizeof buf) <= 0)
 		return -1;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	return proc_parse(buf, p);
 }
 
@@ -355,17 +349,12 @@ static bool reaper_has_others(const struct reaper *r)
 {
 	char path[64], buf[512], *p, *end;
 	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)r->self,
 		 (int)r->self);
-	if ((fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC)) < 0)
-		return true;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
+	n = readfile_at(AT_FDCWD, path, buf, sizeof buf);
 	if (n < 0 || n == sizeof buf - 1)
 		return true;
-	buf[n] = '\0';
 	for (p = buf;; p = end) {
 		long pid = strtol(p, &end, 10);
 		if (end == p)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "readfile.h"
 #include "sigraw.h"
 
 bool sigign_is(int sig)
@@ -32,17 +33,10 @@ bool sigign_by(pid_t pid, int sig)
 {
 	char path[32], buf[2048];
 	const char *state, *ign;
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-	if ((fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (readfile_at(AT_FDCWD, path, buf, sizeof buf) <= 0)
 		return false;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
 	state = status_field(buf, "\nState:\t");
 	ign = status_field(buf, "\nSigIgn:\t");
 	if (!state || !ign || *state == 'Z' || *state == 'X' || sig < 1 || sig > 64)

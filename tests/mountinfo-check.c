@@ -16,6 +16,7 @@ static int fake_statfs(const char *path, struct statfs *sf);
 /* Only calls are redirected: `struct statfs` stays the real type. */
 #define statfs(p, b) fake_statfs(p, b)
 #include "../lib/mountinfo.c"
+#include "../lib/readfile.c"
 #undef statfs
 
 static int android;

@@ -2,7 +2,7 @@
 /* fuzz cgroup: the cgroupfs files leash reads, all holding the input:
  * cgroup.events and cgroup.stat (cgfs_key, cgfs_wait_event),
  * cgroup.procs (cgfs_each_pid), cgroup.controllers and
- * cgroup.subtree_control (cgfs_read, mountinfo_has_token), and
+ * cgroup.subtree_control (readfile_at, mountinfo_has_token), and
  * /proc/PID/stat (cgfs_starttime, with a file bound over /proc/1/stat
  * in a private mount namespace). */
 #define _GNU_SOURCE
@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cgfs.h"
+#include "readfile.h"
 #include "common.h"
 #include "mountinfo.h"
 
@@ -59,11 +60,11 @@ static void count_pid(pid_t pid, void *arg)
 	++*(int *)arg;
 }
 
-/* cgfs_read into exactly SIZE bytes: ASan sees a write past them. */
+/* readfile_at into exactly SIZE bytes: ASan sees a write past them. */
 static void read_sized(size_t size)
 {
 	char *buf = malloc(size);
-	ssize_t n = cgfs_read(dfd, "cgroup.controllers", buf, size);
+	ssize_t n = readfile_at(dfd, "cgroup.controllers", buf, size);
 
 	FUZZ_ASSERT(n >= 0 && (size_t)n < size);
 	FUZZ_ASSERT(buf[n] == '\0');
@@ -88,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = cgfs_each_pid(dfd, count_pid, &calls);
 	FUZZ_ASSERT(n == calls);
 	read_sized(1 + (size ? data[0] : 0));
-	FUZZ_ASSERT(cgfs_read(dfd, "cgroup.subtree_control", buf, sizeof buf) >= 0);
+	FUZZ_ASSERT(readfile_at(dfd, "cgroup.subtree_control", buf, sizeof buf) >= 0);
 	mountinfo_has_token(buf, ' ', "cpu");
 	if (have_stat)
 		cgfs_starttime(1);
