@@ -10,7 +10,7 @@
 #include <time.h>
 
 struct wake {
-	timer_t id;
+	int id;                 /* the kernel's timer id */
 	bool armed;
 };
 
