@@ -10,21 +10,30 @@
 
 #define BOOT_ID_LEN 36          /* 8-4-4-4-12 hex digits and dashes */
 
-/* The kernel's boot id into ID (BOOT_ID_LEN + 1 bytes). */
+/* The kernel's boot id into ID (BOOT_ID_LEN + 1 bytes), read once: a
+ * nested leash reads it for the value it inherits and the one it
+ * passes on. */
 static int boot_id(char *id)
 {
-	/* openat: libc's open adds an fcntl for kernels before O_CLOEXEC. */
-	int fd = openat(AT_FDCWD, "/proc/sys/kernel/random/boot_id",
-			O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	static char known[BOOT_ID_LEN + 1];
 
-	if (fd < 0)
-		return -1;
-	n = read(fd, id, BOOT_ID_LEN);
-	close(fd);
-	if (n != BOOT_ID_LEN)
-		return errno = EIO, -1;
-	id[BOOT_ID_LEN] = '\0';
+	if (!known[0]) {
+		/* openat: libc's open adds an fcntl for kernels before
+		 * O_CLOEXEC. */
+		int fd = openat(AT_FDCWD, "/proc/sys/kernel/random/boot_id",
+				O_RDONLY | O_CLOEXEC);
+		ssize_t n;
+
+		if (fd < 0)
+			return -1;
+		n = read(fd, known, BOOT_ID_LEN);
+		close(fd);
+		if (n != BOOT_ID_LEN) {
+			known[0] = '\0';
+			return errno = EIO, -1;
+		}
+	}
+	memcpy(id, known, BOOT_ID_LEN + 1);
 	return 0;
 }
 
