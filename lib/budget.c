@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "readfile.h"
+
 #define BOOT_ID_LEN 36          /* 8-4-4-4-12 hex digits and dashes */
 
 /* The kernel's boot id into ID (BOOT_ID_LEN + 1 bytes), read once: a
@@ -18,22 +20,15 @@ static int boot_id(char *id)
 	static char known[BOOT_ID_LEN + 1];
 
 	if (!known[0]) {
-		/* openat: libc's open adds an fcntl for kernels before
-		 * O_CLOEXEC. */
-		int fd = openat(AT_FDCWD, "/proc/sys/kernel/random/boot_id",
-				O_RDONLY | O_CLOEXEC);
-		ssize_t n;
+		ssize_t n = readfile_at(AT_FDCWD, "/proc/sys/kernel/random/boot_id",
+					known, sizeof known);
 
-		if (fd < 0)
-			return -1;
-		n = read(fd, known, BOOT_ID_LEN);
-		close(fd);
 		if (n != BOOT_ID_LEN) {
 			known[0] = '\0';
-			return errno = EIO, -1;
+			return n < 0 ? -1 : (errno = EIO, -1);
 		}
 	}
-	memcpy(id, known, BOOT_ID_LEN + 1);
+	memcpy(id, known, sizeof known);
 	return 0;
 }
 
