@@ -53,6 +53,15 @@ static bool cg_has(int at, const char *file, const char *ctl)
 	       mountinfo_has_token(buf, ' ', ctl);
 }
 
+/* Does DIR/FILE list CTL?  False too for a path that does not fit. */
+static bool cg_dir_has(const char *dir, const char *file, const char *ctl)
+{
+	char path[CGROUP_PATH_MAX + 32];
+
+	return cgfs_join(path, sizeof path, dir, file) == 0 &&
+	       cg_has(AT_FDCWD, path, ctl);
+}
+
 /* Why cgroup2 at DIR's mount has no CTL: the root (the first group up
  * without cgroup.type) lacks it, and /proc/cgroups says where it is. */
 static const char *cg_why_absent(const char *dir, const char *ctl,
@@ -64,14 +73,13 @@ static const char *cg_why_absent(const char *dir, const char *ctl,
 	snprintf(path, sizeof path, "%s", dir);
 	for (;;) {
 		char type[CGROUP_PATH_MAX + 16];
-		snprintf(type, sizeof type, "%s/cgroup.type", path);
-		if (cgfs_exists(AT_FDCWD, type) < 0 ||
+		if (cgfs_join(type, sizeof type, path, "cgroup.type") < 0 ||
+		    cgfs_exists(AT_FDCWD, type) < 0 ||
 		    !(slash = strrchr(path, '/')) || slash == path)
 			break;
 		*slash = '\0';
 	}
-	strcat(path, "/cgroup.controllers");
-	if (cg_has(AT_FDCWD, path, ctl))
+	if (cg_dir_has(path, "cgroup.controllers", ctl))
 		return NULL;    /* there, only not passed down to DIR */
 	snprintf(hint, size, "not in this kernel");
 	/* "name hierarchy num_cgroups enabled" lines; no stdio, no scanf
@@ -138,8 +146,7 @@ static int cg_reach(struct cgroup_plan *cg, const struct cg_limit *l)
 	if (strncmp(cg->leaf_uid, top, strlen(top)) || (*rest && *rest != '/'))
 		return cg_fail(cg, 0, false, NULL, "%s: leaf %s is not under "
 			       "%s", l->option, cg->leaf, top);
-	snprintf(dir, sizeof dir, "%s/cgroup.controllers", top);
-	if (!cg_has(AT_FDCWD, dir, l->controller)) {
+	if (!cg_dir_has(top, "cgroup.controllers", l->controller)) {
 		if ((why = cg_why_absent(top, l->controller, hint, sizeof hint)))
 			return cg_fail(cg, 0, false, why, "%s: the %s controller "
 				       "is not available in cgroup2 here",
