@@ -171,8 +171,11 @@ need_ctl() {
 	cg_detect
 	need_leaf || return
 	for c in "$@"; do
+		# Not a privilege this run lacks but a host without the
+		# controller (a hybrid one): skip, also under LEASH_MUST_RUN;
+		# check-vm's guests run these.
 		grep -qw "$c" "$CG2/cgroup.subtree_control" ||
-			must_run_or_skip "no $c for leash's groups in cgroup2 here"
+			skip "no $c for leash's groups in cgroup2 here (make check-vm runs this)"
 	done
 }
 
