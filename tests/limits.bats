@@ -272,7 +272,10 @@ limited_race() {
 	wait "$vandal"
 	cat "$W/vandal" >&2
 	echo "whole: $ok of 30" >&2
-	((ok > 0))
+	# With clone3 some launches come through whole; on the fork path the
+	# vandal may empty every leaf before its child joins, and the child
+	# never remakes a limited one: all may fail whole there.
+	(($# > 0 || ok > 0))
 	grep -Eq 'leaves=[1-9]' "$W/vandal"
 }
 
