@@ -126,7 +126,7 @@ int cgroup_birth_lost(struct cgroup_plan *cg)
 	}
 	/* The limits again, on the new leaf, before anything is in it. */
 	if (rc == 0 && cgroup_limited(cg) && cg_limit_apply(cg) < 0) {
-		unlinkat(cg->uid_fd, strrchr(cg->leaf, '/') + 1, AT_REMOVEDIR);
+		unlinkat(cg->uid_fd, cg_leaf_name(cg), AT_REMOVEDIR);
 		rc = -1;
 	}
 	/* Not made here: the path stays, so the forked child's join makes
