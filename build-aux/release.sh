@@ -21,13 +21,16 @@ version=$(sed -n 's/^#define LEASH_VERSION "\(.*\)"$/\1/p' "$src/cmd/cmd.h")
 [ -n "$version" ] || die "no LEASH_VERSION in cmd/cmd.h"
 mkdir -p "$out"
 
-# Stripped size budgets: arm64 with its 16 KiB alignment 160 KiB, armhf
-# 110 KiB, the others 150 KiB.
+# Stripped size budgets: the sizes of the features leash has (0.1.0's
+# 132, 154 and 108 KiB, plus the pty path's guarantees, the report
+# file, login.defs, SIGSYS, LEASH_DEADLINE and the limits: 16-21 KiB)
+# and about 3% for fixes.  A feature that needs more says so by moving
+# these, with its cost in the commit.
 budget() {
 	case $1 in
-	aarch64) echo 163840 ;;
-	armhf) echo 112640 ;;
-	*) echo 153600 ;;
+	aarch64) echo 184320 ;;
+	armhf) echo 131072 ;;
+	*) echo 159744 ;;
 	esac
 }
 
