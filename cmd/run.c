@@ -29,27 +29,36 @@
  * terminal, a pty of its own (interactive, or output only when standard
  * input is not that terminal, or leash runs in the background: the
  * target never holds a descriptor of the caller's terminal, which it
- * could read typed lines from); none to be had, a session without a
- * terminal and one warning, never the caller's terminal shared. */
+ * could read typed lines from).  --pty asks for one also without a uid
+ * change, when standard input is a terminal; with one, any terminal
+ * among the standard descriptors still calls for it.  None to be had: a
+ * session without a terminal, its terminal descriptors /dev/null, and
+ * one warning; never the caller's terminal shared. */
 static void terminal_prepare(struct plan *plan, struct sigstate *ss, uid_t uid)
 {
 	static struct pty pty;
 	const char *step;
+	bool other = ident_changes_uid(&plan->id);
 
 	if (plan->pty_mode == PTY_NEVER || !plan->pty_candidate)
 		return;
-	if (plan->pty_mode == PTY_AUTO ? !pty_any_terminal() : !isatty(0))
+	if (plan->pty_mode == PTY_AUTO || other ? !pty_any_terminal() :
+	    !isatty(0))
 		return;
 	plan->new_session = true;
 	if (pty_open(&pty, uid, &step) < 0) {
+		plan->tty_to_null = other;
 		diag_warn_errno(errno, "cannot allocate a pseudo-terminal (%s): "
-				"running without a terminal", step);
+				"running without a terminal%s", step,
+				other ? ", /dev/null in its place" : "");
 		return;
 	}
 	if (supervise_watch_terminal(ss) < 0) {
 		pty_close(&pty);
+		plan->tty_to_null = other;
 		diag_warn_errno(errno, "cannot watch the terminal: running "
-				"without a terminal");
+				"without a terminal%s",
+				other ? ", /dev/null in its place" : "");
 		return;
 	}
 	plan->pty = &pty;
@@ -320,7 +329,12 @@ void spawn_error_report(struct plan *plan, const struct spawn_error *e)
 {
 	switch (e->stage) {
 	case SPAWN_SESSION:
-		diag_warn_errno(e->err, "cannot start a new session or process group");
+		if (e->step == 1)
+			diag_warn_errno(e->err, "cannot put /dev/null in place "
+					"of the terminal");
+		else
+			diag_warn_errno(e->err, "cannot start a new session "
+					"or process group");
 		break;
 	case SPAWN_CGROUP:
 		diag_warn("%s", cgroup_join_error(&plan->cg, e->step, e->err));

@@ -68,6 +68,9 @@ struct plan {
 	enum pty_mode pty_mode;
 	bool pty_candidate;
 	struct pty *pty;
+	/* No pty to be had for another uid: the std fds that are terminals
+	 * become /dev/null in the child (pty_null_terminals). */
+	bool tty_to_null;
 	struct cgroup_plan cg;
 
 	/* A session ended from outside: the signals in END_SIGNALS (a pty

@@ -146,6 +146,27 @@ int pty_attach(const struct pty *p)
 	return 0;
 }
 
+int pty_null_terminals(void)
+{
+	int null = -1, err;
+
+	for (int fd = 0; fd <= 2; fd++) {
+		if (!isatty(fd))
+			continue;
+		if (null < 0 &&
+		    (null = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0)
+			return -1;
+		if (dup2(null, fd) < 0) {
+			err = errno;
+			close(null);
+			return errno = err, -1;
+		}
+	}
+	if (null >= 0)
+		close(null);
+	return 0;
+}
+
 void pty_after_fork(struct pty *p)
 {
 	close(p->slave);

@@ -44,6 +44,12 @@ int pty_open(struct pty *p, uid_t uid, const char **step);
  * caller's terminal.  Async-signal-safe; -1 with errno. */
 int pty_attach(const struct pty *p);
 
+/* Child, when no pty could be had for another uid: each std fd that is
+ * a terminal becomes /dev/null, so the target holds no descriptor of
+ * the caller's terminal (it could read what the caller types next).
+ * Async-signal-safe; -1 with errno. */
+int pty_null_terminals(void);
+
 /* Parent, after the fork: drop the slave (so the master reads EIO once
  * the last holder is gone) and make the master non-blocking. */
 void pty_after_fork(struct pty *p);

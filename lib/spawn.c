@@ -49,6 +49,8 @@ static void child_session(const struct plan *p, int fd)
 	}
 	if (p->new_session && setsid() < 0)
 		child_fail(fd, SPAWN_SESSION, 0, 125);
+	if (p->tty_to_null && pty_null_terminals() < 0)
+		child_fail(fd, SPAWN_SESSION, 1, 125);
 }
 
 /* The death signal is cleared by the identity switch, so set it after;

@@ -11,7 +11,8 @@
 
 enum spawn_stage {
 	SPAWN_EXEC = 1,         /* execve failed: 126 or 127 */
-	SPAWN_SESSION,          /* setsid / setpgid */
+	SPAWN_SESSION,          /* setsid / setpgid; step 1: /dev/null in
+				 * place of the terminal (pty_null_terminals) */
 	SPAWN_CGROUP,           /* cgroup_join */
 	SPAWN_IDENT,            /* ident_apply; step says which call */
 	SPAWN_PDEATHSIG,        /* prctl, or the parent is already gone */

@@ -223,14 +223,34 @@ EOF
 	[[ $(head -n 1 "$f.1") == /dev/null ]]
 }
 
-@test "pty: no pty to be had: a session without a terminal and one warning" {
-	need_mountns
+@test "pty: --pty (su -P) with a uid change: a pty also when only output is the terminal, as without --pty" {
+	local f=$U_HOME/fds
 	on_pty <<EOF
-line unshare -m sh -c 'mount --bind /dev/null /dev/ptmx && exec "$LEASH" -u "$U_NAME" -- sh -c "tty </dev/tty || echo no''tty"'; echo s''t:\$?
+line tty > $TMP/tty; "$LEASH" --pty -u "$U_NAME" -- sh -c 'readlink /proc/\$\$/fd/0 /proc/\$\$/fd/1 /proc/\$\$/fd/2 > $f.1' </dev/null; echo o''ne:\$?
+expect one:0
+line "$SU" -P "$U_NAME" -s /bin/sh -c 'readlink /proc/\$\$/fd/0 /proc/\$\$/fd/1 /proc/\$\$/fd/2 > $f.2' </dev/null; echo t''wo:\$?
+expect two:0
+EOF
+	cat "$f.1" "$f.2" >&2
+	[[ $(wc -l <"$f.1") == 3 && $(wc -l <"$f.2") == 3 ]]
+	run grep -xF "$(cat "$TMP/tty")" "$f.1" "$f.2"
+	assert_status 1
+	[[ $(sed -n 3p "$f.1") == /dev/pts/* && $(sed -n 3p "$f.2") == /dev/pts/* ]]
+}
+
+@test "pty: no pty to be had: a session without a terminal, /dev/null in place of the caller's terminal, one warning" {
+	need_mountns
+	local f=$U_HOME/fds
+	on_pty <<EOF
+line tty > $TMP/tty; unshare -m sh -c 'mount --bind /dev/null /dev/ptmx && exec "$LEASH" -u "$U_NAME" -- sh -c "tty </dev/tty || echo no''tty >&2; readlink /proc/\\\$\\\$/fd/0 /proc/\\\$\\\$/fd/1 /proc/\\\$\\\$/fd/2 > $f"'; echo s''t:\$?
 expect st:0
 EOF
-	grep -aq 'cannot allocate a pseudo-terminal' "$TMP/screen"
-	grep -aq 'notty' "$TMP/screen"
+	grep -aq 'cannot allocate a pseudo-terminal (.*): running without a terminal, /dev/null in its place' "$TMP/screen"
+	# What the command writes to its stderr goes to /dev/null.
+	run grep -aq 'notty' "$TMP/screen"
+	assert_status 1
+	cat "$f" >&2
+	[ "$(sed -n '1p;3p' "$f")" = $'/dev/null\n/dev/null' ]
 }
 
 @test "pty: the session stops itself: the caller gets its prompt and modes back; fg resumes it" {
