@@ -136,7 +136,9 @@ int cg_find_tops(struct cgroup_plan *cg)
 /* The usual places, where mountinfo (dear to read: tens of µs) would
  * find them: cgroup2 at /sys/fs/cgroup (unified, Android 12+),
  * .../unified (hybrid) or /dev/cg2_bpf (Android 10-11), the v1 cpu
- * hierarchy at /sys/fs/cgroup/cpu or /dev/cpuctl (Android).  In that
+ * hierarchy at /sys/fs/cgroup/cpu,cpuacct (systemd's, where cpu is a
+ * link to it: by that name, mountinfo's, the paths are the full
+ * search's), /sys/fs/cgroup/cpu or /dev/cpuctl (Android).  In that
  * order: a Debian host's steady state never looks at Android's places.
  * A controller lives in one hierarchy only, so a uid group with
  * cpu.weight means cpu is on cgroup2, one with cpu.shares that it is on
@@ -146,7 +148,7 @@ static const char *const cg_v2_bases[] = {
 	"/sys/fs/cgroup", "/sys/fs/cgroup/unified", "/dev/cg2_bpf",
 };
 static const char *const cg_v1_bases[] = {
-	"/sys/fs/cgroup/cpu", "/dev/cpuctl",
+	"/sys/fs/cgroup/cpu,cpuacct", "/sys/fs/cgroup/cpu", "/dev/cpuctl",
 };
 
 /* BASE/leash/NAME when it exists on a filesystem of MAGIC holding FILE
