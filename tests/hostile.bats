@@ -35,6 +35,9 @@ setup() {
 	# What a leftover of the target runs: it ignores TERM and HUP and
 	# writes to its terminal every 20 ms, for ever.
 	WRITER='(trap "" TERM HUP; while :; do echo x; sleep 0.02; done)'
+	# One that takes its terminal and reads it, silent (its stdin the
+	# caller's fd 3: a background job's own is /dev/null).
+	HOLDER="(trap \"\" TERM HUP; stty raw -echo; readlink /proc/self/fd/0 > $U_HOME/held; exec cat > /dev/null)"
 }
 
 teardown() {
@@ -102,20 +105,67 @@ EOF
 	writer_case --pty --cgroup=off -u "$U_NAME"
 }
 
-# stop_case FORM...: the command stops itself at once; the caller gets
-# its prompt; the target's own SIGCONT (as its user, from outside the
-# session) does not run it while leash is stopped when there is a leaf
-# (no tick between ticks: and later:); the deadline (2 s) ends it while
-# the job is still stopped, and its status is 124.
+# holder_case FORM...: the command leaves a process that takes its
+# terminal (raw, no echo), ignores TERM and HUP and reads it for ever,
+# silent: the pty never goes quiet-and-closed.  TERM at 1 s ends the
+# command, the holder gets the KILL at 2 s and leash is back then, the
+# caller's modes as they were; a line typed next reaches the caller's
+# shell, and the holder never had a descriptor of the caller's terminal.
+holder_case() {
+	local f=$U_HOME/held
+	: >"$f"
+	chmod 666 "$f"
+	on_pty <<EOF
+line tty > $TMP/tty; $(at_prompt "$LEASH" "$@" -t 1 -k 1 -- sh -c "'exec 3<&0; $HOLDER <&3 & sleep 30'")
+timeout 15
+expect st:124
+line echo ty''ped:ok
+expect typed:ok
+EOF
+	echo "leash took $(elapsed) s" >&2
+	secs_lt "$(elapsed)" 3.5
+	cmp "$TMP/before" "$TMP/after"
+	# The holder ran and held a terminal: the pty, not the caller's.
+	[[ $(cat "$f") == /dev/pts/* ]]
+	[[ $(cat "$f") != "$(cat "$TMP/tty")" ]]
+	target_gone
+	no_leaf
+}
+
+@test "hostile: a leftover holds its terminal raw and reads it for ever: -t 1 -k 1 ends all at 2 s, the caller's terminal is free (-u)" {
+	holder_case -u "$U_NAME"
+}
+
+@test "hostile: a leftover holds its terminal raw and reads it for ever: -t 1 -k 1 ends all at 2 s, the caller's terminal is free (-u -l)" {
+	holder_case -u "$U_NAME" -l
+}
+
+@test "hostile: a leftover holds its terminal raw and reads it for ever: -t 1 -k 1 ends all at 2 s, the caller's terminal is free (--pty, no cgroup)" {
+	holder_case --pty --cgroup=off -u "$U_NAME"
+}
+
+# stop_case FORM...: the command stops itself at once, and a process it
+# left (a ticker) runs on; the caller gets its prompt.  Half a second in,
+# the target sends SIGCONT to its monitor, the root process that leads
+# its session (the kernel lets a SIGCONT through within a session), and
+# the caller sends the target's own SIGCONT from outside (as its user)
+# and root's to the monitor.  With a leaf none of it runs anything while
+# leash is stopped (the ticks between ticks: and later: do not change,
+# the command is not resumed); without one the command does resume.
+# Either way the deadline (2 s) ends it all while the job is stopped, and
+# its status is 124.
 stop_case() {
-	local ticks=$U_HOME/ticks cmd
-	: >"$ticks"
-	chmod 666 "$ticks"
-	cmd="while :; do echo t >> $ticks; sleep 0.1; done & kill -STOP \$\$; wait"
+	local d=$U_HOME f cmd
+	for f in ticks conts resumed mon; do
+		: >"$d/$f"
+		chmod 666 "$d/$f"
+	done
+	cmd="m=\$PPID; echo \$m > $d/mon; while :; do echo t >> $d/ticks; sleep 0.1; done &"
+	cmd+=" (sleep 0.5; kill -CONT \$m && echo c >> $d/conts) & kill -STOP \$\$; echo r >> $d/resumed; wait"
 	on_pty <<EOF
 line $(at_prompt "$LEASH" "$@" -t 2 -- sh -c "'$cmd'")
 expect Stopped
-line echo ti''cks:\$(wc -l < $ticks); setpriv --reuid=$U_UID --regid=$G_PRIM_GID --clear-groups pkill -CONT -u $U_UID; sleep 0.5; echo la''ter:\$(wc -l < $ticks)
+line echo ti''cks:\$(wc -l < $d/ticks); setpriv --reuid=$U_UID --regid=$G_PRIM_GID --clear-groups pkill -CONT -u $U_UID; kill -CONT \$(cat $d/mon); sleep 0.5; echo la''ter:\$(wc -l < $d/ticks) co''nts:\$(wc -l < $d/conts) re''sumed:\$(wc -l < $d/resumed)
 expect later:
 at 3.5
 line ps -u $U_UID -o stat= | grep -qv Z || echo go''ne:yes
@@ -129,23 +179,30 @@ EOF
 	no_leaf
 }
 
-@test "hostile: the target stops itself and continues itself: its leaf stays frozen, the deadline fires while leash is stopped" {
+@test "hostile: the target stops itself and continues itself and its monitor: its leaf stays frozen, the deadline fires while leash is stopped" {
 	need_leaf
 	stop_case -u "$U_NAME"
 	[[ $(screen_value ticks) == "$(screen_value later)" ]]
+	[[ $(screen_value conts) == 0 && $(screen_value resumed) == 0 ]]
 }
 
-@test "hostile: the target stops itself and continues itself (no cgroup): the deadline fires while leash is stopped" {
+@test "hostile: the target stops itself and continues itself and its monitor (no cgroup): the deadline fires while leash is stopped" {
 	stop_case --cgroup=off -u "$U_NAME"
+	# The attack ran: the monitor took the target's SIGCONT and
+	# continued the command, behind a leash that stays stopped.
+	[[ $(screen_value conts) == 1 && $(screen_value resumed) == 1 ]]
 }
 
-# flood_case PTYRUN-LINE: a command that floods the pty while the
-# caller's terminal does PTYRUN-LINE (stops reading, or reads slowly);
-# -t 1 -k 1 ends the run at 1 s (the flood dies of TERM) all the same.
+# flood_case PTYRUN-LINE FORM...: a command that floods the pty while
+# the caller's terminal does PTYRUN-LINE (stops reading, or reads
+# slowly); -t 1 -k 1 ends the run at 1 s (the flood dies of TERM) all
+# the same.
 flood_case() {
+	local how=$1
+	shift
 	on_pty <<EOF
-line $(at_prompt "$LEASH" -u "$U_NAME" -t 1 -k 1 -- sh -c "'while :; do echo xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; done'")
-$1
+line $(at_prompt "$LEASH" "$@" -t 1 -k 1 -- sh -c "'while :; do echo xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; done'")
+$how
 timeout 30
 expect st:124
 EOF
@@ -157,21 +214,27 @@ EOF
 }
 
 @test "hostile: the caller's terminal stops reading for 5 s: -t 1 still ends the run at 1 s" {
-	flood_case "stall 5"
+	flood_case "stall 5" -u "$U_NAME"
 }
 
 @test "hostile: the caller's terminal reads 10 KB/s: -t 1 -k 1 still ends the run at 1 s" {
-	flood_case "rate 10000"
+	flood_case "rate 10000" -u "$U_NAME"
 }
 
-@test "hostile: a fork bomb within RLIMIT_NPROC: -t 1 -k 1 ends all of it" {
+@test "hostile: the caller's terminal stops reading for 5 s: -t 1 still ends the run at 1 s (--pty, no cgroup)" {
+	flood_case "stall 5" --pty --cgroup=off -u "$U_NAME"
+}
+
+# bomb_case TRAP FORM...: a fork bomb within RLIMIT_NPROC, which runs
+# TRAP first; -t 1 -k 1 ends all of it by 2 s.
+bomb_case() {
+	local trap=$1
+	shift
 	on_pty <<EOF
-line $(at_prompt "$LEASH" -u "$U_NAME" -t 1 -k 1 -- bash -c "'ulimit -u 60 || exit 9; b() { b & b; }; b 2>/dev/null'")
+line $(at_prompt "$LEASH" "$@" -t 1 -k 1 -- bash -c "'$trap ulimit -u 60 || exit 9; b() { b & b; }; b 2>/dev/null'")
 timeout 20
 expect st:1
 EOF
-	# TERM (124), or KILL when the busy shell did not get to die of it.
-	[[ $(screen_value st) == 124 || $(screen_value st) == 137 ]]
 	echo "leash took $(elapsed) s" >&2
 	secs_lt "$(elapsed)" 3.5
 	cmp "$TMP/before" "$TMP/after"
@@ -179,10 +242,27 @@ EOF
 	no_leaf
 }
 
+@test "hostile: a fork bomb within RLIMIT_NPROC: -t 1 -k 1 ends all of it" {
+	bomb_case "" -u "$U_NAME"
+	# TERM (124), or KILL when the busy shell did not get to die of it.
+	[[ $(screen_value st) == 124 || $(screen_value st) == 137 ]]
+}
+
+@test "hostile: a fork bomb within RLIMIT_NPROC that ignores TERM: the KILL at 2 s ends all of it (--pty, no cgroup)" {
+	bomb_case 'trap "" TERM HUP;' --pty --cgroup=off -u "$U_NAME"
+	[[ $(screen_value st) == 137 ]]
+}
+
 # su_killed_later SU-ARGS...: su at the prompt, sent ${SIG:-TERM} 2 s
-# after it started, by a background job of the caller's shell.
+# after it started, by a background job of the caller's shell, which
+# notes the time it sent it in $TMP/ts.
 su_killed_later() {
-	printf '%s' "(p=; while [ -z \"\$p\" ]; do sleep 0.1; p=\$(pgrep -n -x su -P \$\$); done; sleep 2; kill -${SIG:-TERM} \$p) & $(at_prompt PS1="'I''N> '" "$SU" "$@")"
+	printf '%s' "(p=; while [ -z \"\$p\" ]; do sleep 0.1; p=\$(pgrep -n -x su -P \$\$); done; sleep 2; date +%s.%N > $TMP/ts; kill -${SIG:-TERM} \$p) & $(at_prompt PS1="'I''N> '" "$SU" "$@")"
+}
+
+# since_signal: seconds from the signal su_killed_later sent to su's end.
+since_signal() {
+	awk '{ t[NR] = $1 } END { printf "%.3f\n", t[2] - t[1] }' "$TMP/ts" "$TMP/t1"
 }
 
 @test "hostile: su's shell ignores TERM: su kills it 2 s later and dies of TERM (143), as util-linux" {
@@ -209,6 +289,17 @@ expect st:143
 EOF
 	echo "su took $(elapsed) s" >&2
 	secs_lt "$(elapsed)" 5.5
+	target_gone
+}
+
+@test "hostile: su -c with a fork bomb within RLIMIT_NPROC that ignores TERM: all of it killed 2 s after TERM, 143" {
+	on_pty <<EOF
+line $(su_killed_later -s /bin/bash "$U_NAME" -c "'trap \"\" TERM HUP; ulimit -u 60 || exit 9; b() { b & b; }; b 2>/dev/null'")
+timeout 20
+expect st:143
+EOF
+	echo "su ended $(since_signal) s after the TERM" >&2
+	secs_lt "$(since_signal)" 3.5
 	target_gone
 }
 
