@@ -77,7 +77,8 @@ struct plan {
 	 * session's HUP; su's TERM, INT, QUIT) are forwarded as any other,
 	 * then, if the command has not ended within END_GRACE, it is killed
 	 * (util-linux su's 2 s); END_SAY prints su's two lines about it;
-	 * END_FORWARD is what they are passed on as (0: themselves). */
+	 * END_FORWARD is what they are passed on as (0: themselves; HUP always
+ * goes on as itself). */
 	sigset_t end_signals;
 	struct timespec end_grace;
 	bool end_say;

@@ -489,9 +489,13 @@ static void on_signal(struct watch *w, int sig, pid_t from, int code)
 		return;
 	}
 	if (sigismember(&w->plan->end_signals, sig)) {
-		/* util-linux su passes TERM on, whichever signal it caught. */
-		deliver(w, w->plan->end_forward ? w->plan->end_forward : sig,
-			TALLY_FORWARDED);
+		/* util-linux su passes TERM on, whichever of its signals it
+		 * caught; HUP, the pty's end signal, not util-linux's, goes on
+		 * as itself: an interactive shell ignores TERM, not a hangup. */
+		int fwd = w->plan->end_forward && sig != SIGHUP ?
+			  w->plan->end_forward : sig;
+
+		deliver(w, fwd, TALLY_FORWARDED);
 		end_session(w, sig);
 	} else if (!sigismember(&w->to_group, sig)) {
 		deliver(w, sig, TALLY_FORWARDED);

@@ -292,6 +292,35 @@ EOF
 	target_gone
 }
 
+@test "hostile: HUP to su: the shell gets the hangup and su ends at once; a shell that ignores it is killed 2 s later; 129" {
+	# A shell that takes the hangup as it comes (a login shell does, and
+	# saves its history): HUP goes on as itself, not as TERM, which an
+	# interactive shell ignores.
+	on_pty <<EOF
+line $(SIG=HUP su_killed_later "$U_NAME")
+expect IN> 
+timeout 10
+expect st:129
+EOF
+	echo "su ended $(since_signal) s after the HUP" >&2
+	secs_lt "$(since_signal)" 1.5
+	cmp "$TMP/before" "$TMP/after"
+	target_gone
+	on_pty <<EOF
+line $(SIG=HUP su_killed_later "$U_NAME")
+expect IN> 
+line trap '' TERM HUP INT QUIT
+timeout 10
+expect Session terminated, killing shell...
+expect ...killed.
+expect st:129
+EOF
+	echo "su ended $(since_signal) s after the HUP" >&2
+	secs_lt "$(since_signal)" 3.5
+	cmp "$TMP/before" "$TMP/after"
+	target_gone
+}
+
 @test "hostile: su -c with a fork bomb within RLIMIT_NPROC that ignores TERM: all of it killed 2 s after TERM, 143" {
 	on_pty <<EOF
 line $(su_killed_later -s /bin/bash "$U_NAME" -c "'trap \"\" TERM HUP; ulimit -u 60 || exit 9; b() { b & b; }; b 2>/dev/null'")
