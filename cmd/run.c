@@ -228,6 +228,11 @@ static int run_once(struct plan *plan, struct outcome *out,
 	plan->cg.child = c.pid;
 	if (plan->pty) {
 		pty_after_fork(plan->pty);
+		/* leash's own lines to that terminal wait for it no more than
+		 * the relay's bytes do: a stalled terminal loses them, never
+		 * holds leash (a failed copy: standard error, as before). */
+		if (plan->pty->std_mask & 4)
+			diag_use_fd(plan->pty->wr);
 		/* After the signals are blocked: no signal can end us while
 		 * the caller's terminal is raw. */
 		pty_raw(plan->pty);

@@ -300,8 +300,11 @@ static int su_status(const struct outcome *out)
 {
 	if (out->code == CLD_EXITED)
 		return out->status;
-	fprintf(stderr, "%s%s\n", strsignal(out->status),
-		out->code == CLD_DUMPED ? " (core dumped)" : "");
+	char line[128];
+
+	snprintf(line, sizeof line, "%s%s\n", strsignal(out->status),
+		 out->code == CLD_DUMPED ? " (core dumped)" : "");
+	diag_put(line);
 	return 128 + out->status;
 }
 
@@ -323,7 +326,7 @@ static int su_run(struct plan *p)
 	/* Ended from outside: util-linux's second line, then its death by
 	 * the signal that ended the session. */
 	if (out.ended_by) {
-		fputs(" ...killed.\n", stderr);
+		diag_put(" ...killed.\n");
 		sigdie(out.ended_by);
 	}
 	return su_status(&out);

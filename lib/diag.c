@@ -6,6 +6,8 @@
 #include "sigsys.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,58 @@
 const char *diag_prog = "leash";
 void (*diag_exit_hook)(int status);
 static char last[1024];
+static int out_fd = STDERR_FILENO;
+
+/* How long a line waits for a terminal that takes nothing, a try. */
+#define DIAG_WAIT_MS 20
+#define DIAG_TRIES 4
+
+int diag_use_fd(int fd)
+{
+	int copy = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+
+	if (copy < 0)
+		return -1;
+	if (out_fd != STDERR_FILENO)
+		close(out_fd);
+	out_fd = copy;
+	return 0;
+}
+
+/* S whole on a blocking OUT_FD, as before; on a non-blocking one what
+ * the terminal takes within a few short waits, the rest lost.  A failed
+ * write of a diagnostic changes nothing (GNU 9.10). */
+static void diag_write(const char *s, size_t n)
+{
+	int tries = 0;
+
+	while (n > 0) {
+		ssize_t k = write(out_fd, s, n);
+
+		if (k > 0) {
+			s += k;
+			n -= (size_t)k;
+			continue;
+		}
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0 && errno == EAGAIN && tries++ < DIAG_TRIES) {
+			struct pollfd p = { out_fd, POLLOUT, 0 };
+
+			if (poll(&p, 1, DIAG_WAIT_MS) > 0)
+				continue;
+		}
+		return;
+	}
+}
+
+void diag_put(const char *s)
+{
+	int saved = errno;
+
+	diag_write(s, strlen(s));
+	errno = saved;
+}
 
 const char *diag_last(void)
 {
@@ -51,9 +105,7 @@ static void diag_vprint(int err, const char *fmt, va_list ap)
 		last[(size_t)n - pre] = '\0';
 	}
 	buf[n++] = '\n';
-	/* A failed write of a diagnostic changes nothing (GNU 9.10). */
-	if (write(STDERR_FILENO, buf, n) < 0)
-		return;
+	diag_write(buf, (size_t)n);
 }
 
 void diag_warn(const char *fmt, ...)

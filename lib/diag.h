@@ -17,6 +17,15 @@ noreturn void diag_die(int status, const char *fmt, ...)
 noreturn void diag_die_errno(int status, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* From now on messages go to a copy of FD instead of standard error:
+ * with a pty, a non-blocking description of the caller's terminal, so
+ * that a terminal that stopped reading never holds leash; a line it does
+ * not take within a few 20 ms waits is lost.  -1 with errno. */
+int diag_use_fd(int fd);
+
+/* S as it is (no prefix, no newline): su's lines from util-linux. */
+void diag_put(const char *s);
+
 /* The last message printed, without the prefix ("" when none): what a
  * report says leash failed with. */
 const char *diag_last(void);

@@ -360,7 +360,7 @@ static void end_session(struct watch *w, int sig)
 		return;
 	w->ended_by = sig;
 	if (w->plan->end_say)
-		(void)!write(2, said, sizeof said - 1);
+		diag_put(said);
 	clock_gettime(TIMER_CLOCK, &at);
 	timespec_add(&at, &w->plan->end_grace);
 	kill_by(w, &at);

@@ -221,8 +221,8 @@ EOF
 	flood_case "rate 10000" -u "$U_NAME"
 }
 
-@test "hostile: the caller's terminal stops reading for 5 s: -t 1 still ends the run at 1 s (--pty, no cgroup)" {
-	flood_case "stall 5" --pty --cgroup=off -u "$U_NAME"
+@test "hostile: the caller's terminal stops reading for 5 s: -t 1 still ends the run at 1 s, -v's lines do not wait for it (--pty, no cgroup)" {
+	flood_case "stall 5" -v --pty --cgroup=off -u "$U_NAME"
 }
 
 # bomb_case TRAP FORM...: a fork bomb within RLIMIT_NPROC, which runs
@@ -255,14 +255,16 @@ EOF
 
 # su_killed_later SU-ARGS...: su at the prompt, sent ${SIG:-TERM} 2 s
 # after it started, by a background job of the caller's shell, which
-# notes the time it sent it in $TMP/ts.
+# notes the time it sent it ($TMP/ts) and the time su was gone ($TMP/te:
+# the caller's shell may be slower to tell, as bash's "Terminated" waits
+# for a terminal that stopped reading).
 su_killed_later() {
-	printf '%s' "(p=; while [ -z \"\$p\" ]; do sleep 0.1; p=\$(pgrep -n -x su -P \$\$); done; sleep 2; date +%s.%N > $TMP/ts; kill -${SIG:-TERM} \$p) & $(at_prompt PS1="'I''N> '" "$SU" "$@")"
+	printf '%s' "(p=; while [ -z \"\$p\" ]; do sleep 0.1; p=\$(pgrep -n -x su -P \$\$); done; sleep 2; date +%s.%N > $TMP/ts; kill -${SIG:-TERM} \$p; while kill -0 \$p 2>/dev/null; do sleep 0.02; done; date +%s.%N > $TMP/te) & $(at_prompt PS1="'I''N> '" "$SU" "$@")"
 }
 
 # since_signal: seconds from the signal su_killed_later sent to su's end.
 since_signal() {
-	awk '{ t[NR] = $1 } END { printf "%.3f\n", t[2] - t[1] }' "$TMP/ts" "$TMP/t1"
+	awk '{ t[NR] = $1 } END { printf "%.3f\n", t[2] - t[1] }' "$TMP/ts" "$TMP/te"
 }
 
 @test "hostile: su's shell ignores TERM: su kills it 2 s later and dies of TERM (143), as util-linux" {
@@ -316,6 +318,21 @@ expect ...killed.
 expect st:129
 EOF
 	echo "su ended $(since_signal) s after the HUP" >&2
+	secs_lt "$(since_signal)" 3.5
+	cmp "$TMP/before" "$TMP/after"
+	target_gone
+}
+
+@test "hostile: su's shell floods a terminal that stopped reading: TERM still ends su 2 s later (143)" {
+	on_pty <<EOF
+line $(su_killed_later "$U_NAME")
+expect IN> 
+line trap '' TERM HUP INT QUIT; while :; do echo xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; done
+stall 8
+timeout 20
+expect st:143
+EOF
+	echo "su ended $(since_signal) s after the TERM" >&2
 	secs_lt "$(since_signal)" 3.5
 	cmp "$TMP/before" "$TMP/after"
 	target_gone
