@@ -36,6 +36,13 @@ flags_of() {
 	esac
 }
 
+# skipped LOG NAME: the harness said it cannot run on this host (a
+# plain chroot: fuzz_setup's "fuzz: skip:" line); say so.
+skipped() {
+	line=$(grep -m 1 '^fuzz: skip: ' "$1") || return 1
+	echo "fuzz: $2: skipped: ${line#fuzz: skip: }"
+}
+
 replay() {	# replay BUILDDIR NAME
 	bin=$1/fuzz-$2 corpus=tests/fuzz/corpus/$2
 	[ -x "$bin" ] || { echo "fuzz: $bin missing (make fuzz-build)" >&2; return 1; }
@@ -47,7 +54,9 @@ replay() {	# replay BUILDDIR NAME
 	"$bin" -runs=1 $(flags_of "$2") $(find "$corpus" -type f | sort) >"$log" 2>&1
 	rc=$?
 	n=$(grep -c '^Executed ' "$log")
-	if [ "$rc" -ne 0 ]; then
+	if skipped "$log" "$2"; then
+		rc=77
+	elif [ "$rc" -ne 0 ]; then
 		cat "$log"
 		echo "fuzz: $2: replay of $corpus failed (status $rc)" >&2
 	else
@@ -68,6 +77,7 @@ run() {		# run SECONDS BUILDDIR NAME
 		-artifact_prefix="$b/crash-$name-" $(flags_of "$name") \
 		${FUZZ_FLAGS:-} "$work" "tests/fuzz/corpus/$name" >"$log" 2>&1
 	rc=$?
+	skipped "$log" "$name" && return 0
 	awk -v name="$name" '
 		/cov: / { for (i = 1; i < NF; i++) {
 			if ($i == "cov:") cov = $(i + 1)

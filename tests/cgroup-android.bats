@@ -31,9 +31,11 @@ setup() {
 	NS=$BATS_TEST_DIRNAME/android-ns.sh
 	# The probe is the namespace the tests then make (mounts over /dev
 	# and /sys/fs/cgroup), empty.
-	"$NS" -- true </dev/null >/dev/null 2>&1 ||
+	if ! "$NS" -- true </dev/null >/dev/null 2>&1; then
+		skip_if_chroot_root
 		must_run_or_skip "cannot make the Android namespace (tests/android-ns.sh: unshare -m, mounts)" ||
-		return
+			return
+	fi
 	cg_uids
 	local name=leash-android.$BATS_ROOT_PID.${BATS_SUITE_TEST_NUMBER:-0}
 	SB1=$CG_CPU/$name SB2=$CG2/$name REL=/$name

@@ -91,8 +91,7 @@ static void cleanup_targets(const struct setup *s)
 	/* the launch section's --report files */
 	snprintf(path, sizeof path, "%s/report.json", s->dir);
 	unlink(path);
-	unlink(launch_tmpfs_report(false));
-	unlink(launch_tmpfs_report(true));
+	launch_tmpfs_cleanup();
 	snprintf(path, sizeof path, "%s/floor.json", s->dir);
 	unlink(path);
 	for (int v = 1; v <= MAX_VARIANTS; v++) {

@@ -109,6 +109,7 @@ void sec_machine(const struct setup *s, const char *commit);
 void sec_launch(const struct setup *s);
 /* The launch section's --report file on tmpfs (bench.c removes it). */
 const char *launch_tmpfs_report(bool floor);
+void launch_tmpfs_cleanup(void);
 void sec_latency(const struct setup *s);
 void sec_overshoot(const struct setup *s);
 void sec_memory(const struct setup *s);

@@ -39,14 +39,32 @@ struct series {
 	double ovh, paired, covh;   /* overheads over bare: wall, paired, CPU */
 };
 
+/* The tmpfs rows' reports, in a directory of the bench's own: leash
+ * refuses a report in one others may write, as /dev/shm itself. */
+static char tmpfs_dir[48];
+
 const char *launch_tmpfs_report(bool floor)
 {
 	static char path[2][64];
 
+	if (!tmpfs_dir[0]) {
+		snprintf(tmpfs_dir, sizeof tmpfs_dir, "/dev/shm/leash-bench-%d",
+			 (int)getpid());
+		mkdir(tmpfs_dir, 0700);
+	}
 	if (!path[floor][0])
-		snprintf(path[floor], sizeof path[0], "/dev/shm/leash-bench-%s%d.json",
-			 floor ? "floor-" : "", (int)getpid());
+		snprintf(path[floor], sizeof path[0], "%s/%s.json", tmpfs_dir,
+			 floor ? "floor" : "leash");
 	return path[floor];
+}
+
+void launch_tmpfs_cleanup(void)
+{
+	if (!tmpfs_dir[0])
+		return;
+	unlink(launch_tmpfs_report(false));
+	unlink(launch_tmpfs_report(true));
+	rmdir(tmpfs_dir);
 }
 
 /* A row whose file lives in /dev/shm runs only where that is tmpfs. */

@@ -142,7 +142,8 @@ void sec_targets(void)
 	target("size", "stripped binary", 156, fig.size_kib, "KiB");
 	target("relay_vs_su", "pty relay time / su --pty's", 1.0,
 	       fig.relay_vs_su, "x");
-	target("relay_rss", "leash Rss while relaying a pty", 160,
+	/* The same windows, the relay's buffers and the monitor's pages. */
+	target("relay_rss", "leash Rss while relaying a pty", 224,
 	       fig.relay_rss_kib, "KiB");
 	target("thread_vs_pidfd", "thread overhead / pidfd overhead", 1.10,
 	       fig.thread_vs_pidfd, "x");

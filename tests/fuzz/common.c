@@ -191,8 +191,18 @@ void fuzz_setup(const char *const overlay[], int fd[])
 	if (tmp_fd >= 0)
 		return;
 	enter_namespaces();
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
+		/* A plain chroot: its root is no mount of its own, so no
+		 * mount made here could be kept from the host's.  The host's
+		 * shape, not a fault: fuzz.sh reads this line as a skip. */
+		if (errno == EINVAL) {
+			fputs("fuzz: skip: the root directory is not a mount "
+			      "point (a chroot): no private mount namespace\n",
+			      stderr);
+			_exit(1);
+		}
 		die("cannot make / private in the new namespace");
+	}
 	snprintf(dir, sizeof dir, "%s/leash-fuzz.XXXXXX", t && *t ? t : "/tmp");
 	if (!mkdtemp(dir))
 		die("mkdtemp");
