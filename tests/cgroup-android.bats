@@ -55,16 +55,7 @@ setup() {
 teardown() {
 	[[ -n ${SERVICE:-} ]] && kill "$SERVICE" 2>/dev/null && wait "$SERVICE" 2>/dev/null
 	common_teardown
-	local d pid
-	for d in "${SB1:-}" "${SB2:-}"; do
-		[[ -n $d && -d $d ]] || continue
-		for pid in $(find "$d" -name cgroup.procs -exec cat {} + 2>/dev/null); do
-			kill -KILL "$pid" 2>/dev/null
-		done
-		sleep 0.1
-		find "$d" -depth -type d -exec rmdir {} + 2>/dev/null
-		[[ ! -d $d ]] || echo "left behind: $d" >&2
-	done
+	cg_sandbox_remove "${SB1:-}" "${SB2:-}"
 	return 0
 }
 

@@ -34,15 +34,7 @@ setup() {
 
 teardown() {
 	common_teardown
-	local d pid
-	for d in "${SB1:-}" "${SB2:-}"; do
-		[[ -n $d && -d $d ]] || continue
-		for pid in $(find "$d" -name cgroup.procs -exec cat {} + 2>/dev/null); do
-			kill -KILL "$pid" 2>/dev/null
-		done
-		find "$d" -depth -type d -exec rmdir {} + 2>/dev/null
-		[[ ! -d $d ]] || echo "left behind: $d" >&2
-	done
+	cg_sandbox_remove "${SB1:-}" "${SB2:-}"
 	return 0
 }
 

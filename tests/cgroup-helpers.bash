@@ -107,3 +107,22 @@ cpu_path_of() {
 v2_path_of() {
 	tr ';' '\n' <<<"$1" | awk -F: '$1 == 0 { print $3 }'
 }
+
+# cg_sandbox_remove DIR...: a test's own cgroup trees, gone: what runs
+# in them killed, then every directory from the leaves up; a tree that
+# stays is said on stderr.
+cg_sandbox_remove() {
+	local d pid killed
+	for d in "$@"; do
+		[[ -n $d && -d $d ]] || continue
+		killed=0
+		for pid in $(find "$d" -name cgroup.procs -exec cat {} + 2>/dev/null); do
+			kill -KILL "$pid" 2>/dev/null && killed=1
+		done
+		# A killed process leaves its group a moment after the signal.
+		((killed)) && sleep 0.1
+		find "$d" -depth -type d -exec rmdir {} + 2>/dev/null
+		[[ ! -d $d ]] || echo "left behind: $d" >&2
+	done
+	return 0
+}

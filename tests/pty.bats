@@ -208,6 +208,16 @@ EOF
 	[[ $(screen_word in4) == "$out" ]]
 }
 
+# fds_never_the_tty FILE...: each FILE lists a command's descriptors 0-2
+# (readlink), and none is the caller's terminal ($TMP/tty).
+fds_never_the_tty() {
+	cat "$@" >&2
+	local f
+	for f; do [[ $(wc -l <"$f") == 3 ]]; done
+	run grep -xF "$(cat "$TMP/tty")" "$@"
+	assert_status 1
+}
+
 @test "pty: without an interactive stdin (</dev/null, a background job) the command still never holds the caller's terminal" {
 	local f=$U_HOME/fds
 	on_pty <<EOF
@@ -216,10 +226,7 @@ expect one:0
 line "$LEASH" -u "$U_NAME" -- sh -c 'readlink /proc/\$\$/fd/0 /proc/\$\$/fd/1 /proc/\$\$/fd/2 > $f.2' & wait \$!; echo t''wo:\$?
 expect two:0
 EOF
-	cat "$f.1" "$f.2" >&2
-	[[ $(wc -l <"$f.1") == 3 && $(wc -l <"$f.2") == 3 ]]
-	run grep -xF "$(cat "$TMP/tty")" "$f.1" "$f.2"
-	assert_status 1
+	fds_never_the_tty "$f.1" "$f.2"
 	[[ $(head -n 1 "$f.1") == /dev/null ]]
 }
 
@@ -231,10 +238,7 @@ expect one:0
 line "$SU" -P "$U_NAME" -s /bin/sh -c 'readlink /proc/\$\$/fd/0 /proc/\$\$/fd/1 /proc/\$\$/fd/2 > $f.2' </dev/null; echo t''wo:\$?
 expect two:0
 EOF
-	cat "$f.1" "$f.2" >&2
-	[[ $(wc -l <"$f.1") == 3 && $(wc -l <"$f.2") == 3 ]]
-	run grep -xF "$(cat "$TMP/tty")" "$f.1" "$f.2"
-	assert_status 1
+	fds_never_the_tty "$f.1" "$f.2"
 	[[ $(sed -n 3p "$f.1") == /dev/pts/* && $(sed -n 3p "$f.2") == /dev/pts/* ]]
 }
 
