@@ -69,10 +69,10 @@ assert_one_line_naming() {
 
 @test "configure --host: missing kernel headers of the target are named in one line" {
 	need_root "a private mount namespace hides the headers"
-	command -v unshare >/dev/null || skip "no unshare(1)"
 	[[ -x $TOP/build-aarch64/musl/bin/aarch64-linux-musl-gcc ]] ||
 		skip "no unpacked musl for aarch64 (make ARCH=aarch64)"
 	[[ -d /usr/aarch64-linux-gnu/include/asm ]] || skip "no linux-libc-dev-arm64-cross"
+	need_mountns
 	mkdir -p "$TMP/cfg/build-aarch64"
 	ln -s "$TOP/build-aarch64/musl" "$TMP/cfg/build-aarch64/musl"
 	cd "$TMP/cfg"

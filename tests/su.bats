@@ -150,6 +150,7 @@ fi
 }
 
 @test "su -: PATH from login.defs (ENV_PATH, ENV_SUPATH for root, shadow's PATH= taken off), as util-linux su (issue 22)" {
+	need_login_defs
 	local defs=$'ENV_SUPATH\tPATH=/leash/root:/usr/sbin:/usr/bin:/bin\nENV_PATH\tPATH=/leash/user:/usr/bin:/bin'
 	run in_login_defs "$defs" '' su - "$U_NAME" -s "$U_PROBE" -- -k env:PATH
 	assert_status 0
@@ -169,6 +170,7 @@ su_path() {
 }
 
 @test "su -: login.defs read line by line as util-linux su reads it (names in any case, '#', quotes, the last line, no setting)" {
+	need_login_defs
 	local -a defs=(
 		''
 		$'ENV_PATH /leash/x\nENV_SUPATH PATH='
@@ -204,6 +206,7 @@ su_path() {
 }
 
 @test "su: /etc/default/su wins over login.defs; its ALWAYS_SET_PATH sets the login's PATH without - too (util-linux)" {
+	need_login_defs
 	local defs=$'ENV_PATH /leash/defs\nALWAYS_SET_PATH no' \
 		su=$'ENV_PATH PATH=/leash/default-su\nalways_set_path Yes\nENV_SUPATH /leash/su-root'
 	run in_login_defs "$defs" "$su" su - "$U_NAME" -s "$U_PROBE" -- -k env:PATH

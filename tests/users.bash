@@ -191,13 +191,18 @@ assert_key_private() {
 	fi
 }
 
+# need_login_defs: what in_login_defs needs, probed in the test itself
+# (in_login_defs runs inside `run` or $(...), where a skip cannot skip).
+need_login_defs() {
+	need_mountns || return
+	[[ -f /etc/login.defs ]] || skip "no /etc/login.defs to bind over"
+}
+
 # in_login_defs DEFS SU CMD...: CMD in a private mount namespace where
 # /etc/login.defs holds the text DEFS and, unless SU is empty,
 # /etc/default/su holds SU (on a tmpfs over /etc/default); the host's
-# files are never touched.
+# files are never touched.  The test calls need_login_defs first.
 in_login_defs() {
-	command -v unshare >/dev/null || must_run_or_skip "no unshare(1)"
-	[[ -f /etc/login.defs ]] || skip "no /etc/login.defs to bind over"
 	printf '%s\n' "$1" >"$BATS_TEST_TMPDIR/login.defs"
 	rm -f "$BATS_TEST_TMPDIR/default.su"
 	[[ -z $2 ]] || printf '%s\n' "$2" >"$BATS_TEST_TMPDIR/default.su"
