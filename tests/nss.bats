@@ -452,13 +452,15 @@ need_ns() {
 		fi
 	done
 	: >"$r/system/build.prop"
-	run in_root "$r" env ANDROID_ROOT=/system /leash -u "$NSS_USER" -- /leash --version
+	# The root has no /dev: no pty to be had, so the runs read /dev/null
+	# (at a terminal leash -u would want one, and fail on /dev/null too).
+	run in_root "$r" env ANDROID_ROOT=/system /leash -u "$NSS_USER" -- /leash --version </dev/null
 	assert_status 125
 	assert_output "leash: cannot resolve user '$NSS_USER': no such user (leash reads /etc/passwd only)"
 	[[ -z $(calls) ]]
 	# The same root without build.prop is no Android: the stand-in answers.
 	rm "$r/system/build.prop"
-	run in_root "$r" env ANDROID_ROOT=/system /leash -u "$NSS_USER" -- /leash --version
+	run in_root "$r" env ANDROID_ROOT=/system /leash -u "$NSS_USER" -- /leash --version </dev/null
 	assert_status 0
 	[[ $(calls) == "passwd $NSS_USER"$'\n'"initgroups $NSS_USER" ]]
 }
