@@ -157,7 +157,7 @@ int cg_make_leaf(struct cgroup_plan *cg)
 	int err;
 
 	cg_nest(cg);
-	for (int k = 0; k < CG_RETRIES; k++) {
+	for (int k = 0; k < CG_NAME_TRIES; k++) {
 		int n = snprintf(name, sizeof name, "run_%d_%llu", (int)cg->self,
 				 stamp);
 
@@ -213,7 +213,7 @@ static int cg_build_leaf(struct cgroup_plan *cg)
 
 static int cg_build(struct cgroup_plan *cg)
 {
-	for (int i = 0; i < CG_RETRIES; i++) {
+	for (int i = 0; i < CG_REMAKE_TRIES; i++) {
 		int rc = cg->version ? cg_build_cpu(cg) : 0;
 
 		if (rc == CG_NOCPU) {

@@ -64,7 +64,7 @@ static int cg_rebuild(const struct cgroup_plan *cg, bool leaf_chain)
 static int cg_join_one(const struct cgroup_plan *cg, int fd, const char *dir,
 		       const char *file, bool leaf_chain)
 {
-	for (int i = 0; i < CG_JOIN_RETRIES; i++) {
+	for (int i = 0; i < CG_REMAKE_TRIES; i++) {
 		if ((i == 0 && fd >= 0 ? cgfs_write(fd, file, "0") :
 		     cg_write_path(dir, file, "0")) == 0)
 			return 0;

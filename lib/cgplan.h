@@ -21,10 +21,12 @@
 
 #include "cgroup.h"
 
-/* Bounds for "removed under us, make it again" loops; the child's is
- * larger since a preempted child can lose the race several times. */
-#define CG_RETRIES 8
-#define CG_JOIN_RETRIES 32
+/* Leaf names tried when one is taken (a suffix each time). */
+#define CG_NAME_TRIES 8
+/* Bound of the "removed under us, make it again" loops (the parent's
+ * build, the child's join): each round is a few system calls, and a
+ * preempted launch can lose many rounds in a row to a remover. */
+#define CG_REMAKE_TRIES 32
 /* Returned by build steps when a parent vanished: start over. */
 #define CG_AGAIN (-2)
 /* cgroup2 R without cpu for its children (cg->msg says so). */

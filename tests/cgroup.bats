@@ -322,11 +322,12 @@ race_vandal() {
 	wait "$LOOP_PID" || true
 	LOOP_PID=
 	cat "$TMP/vandal"
-	# The retries are bounded (the parent's CG_RETRIES, the child's
-	# CG_JOIN_RETRIES): a vandal on a loaded machine may win them all,
-	# and the launch then fails whole, 125 and one line, the command
-	# never started.  Idle, none fails; with one try each in the child,
-	# 8 (clone3) and 5 (fork) of 50 did.
+	# The retries are bounded (CG_REMAKE_TRIES, in the parent's build
+	# and in the child's join): a vandal on a loaded machine may win them
+	# all, and the launch then fails whole, 125 and one line, the command
+	# never started.  On a 2-CPU guest none failed in 12 runs; with 8
+	# tries in the build 0-5 did; with one try in the build 13-20, with
+	# one in the child's join 7-13 (clone3) and 49 (fork).
 	lost=0
 	for i in $(seq 50); do
 		out=$(cat "$TMP/out.$i")
@@ -334,6 +335,7 @@ race_vandal() {
 		      ( $out == "leash: cannot join cgroup "*" (use --cgroup=off to run without a cgroup)" ||
 			$out == "leash: cannot create cgroup "*" (something keeps removing it)" ) ]]; then
 			lost=$((lost + 1))
+			echo "launch $i lost: $out" >&2
 		elif [[ ${statuses[i-1]} != 0 || $(cpu_path_of "$out") != */leash/uid_$UA* ||
 		      $(v2_path_of "$out") != */leash/uid_$UA/run_* ]]; then
 			echo "launch $i (status ${statuses[i-1]}): $out" >&2
