@@ -3,11 +3,14 @@
 # docs.bats: the examples of man/leash.1 against the program.  The -v
 # example is run as written and its lines compared by kind (paths, pids
 # and times differ from host to host; which lines come, and in which
-# order, do not).  Options, exit statuses and refusals are
+# order, do not); the read-only one, with the host's cgroup mounts made
+# read-only in a mount namespace of its own, line for line but for
+# paths and times.  Options, exit statuses and refusals are
 # build-aux/checkman.sh's.  The -v example needs root (it switches
 # user); the busybox forms of the README need busybox.
 
 load helpers
+load cgroup-helpers
 
 setup() {
 	common_setup
@@ -86,4 +89,48 @@ in_busybox() {
 	else
 		[[ ${lines[0]} == "timeout (leash) "* ]]
 	fi
+}
+
+# man_block PREFIX: the literal block of EXAMPLES whose first line starts
+# with PREFIX, however many commands it holds.
+man_block() {
+	awk -v prefix="$1" '
+	/^\.Sh / { ex = ($0 ~ /^\.Sh EXAMPLES/) }
+	ex && /^\.Bd -literal/ { n = 0; inb = 1; next }
+	ex && inb && /^\.Ed/ {
+		inb = 0
+		if (index(b[1], prefix) == 1)
+			for (i = 1; i <= n; i++) print b[i]
+		next
+	}
+	inb { b[++n] = $0 }' "$TOP/man/leash.1" | sed 's/\\e/\\/g'
+}
+
+# unhosted: a session's lines with what differs from host to host (a
+# cgroup's path, times) made one word.
+unhosted() {
+	sed -E "s|'/sys/fs/cgroup/[^']*'|'CGROUP'|g; s/[0-9]+\.[0-9]+ s/T s/g"
+}
+
+@test "man: the read-only example prints, line for line, what leash prints" {
+	need_cgroup
+	need_mountns
+	[[ $CG_V == 1 ]] || skip "the example is of cpu on cgroup v1"
+	getent passwd 4242 >/dev/null && skip "uid 4242 has a passwd entry here"
+	local ex ro="" m script="leash() { \"\$LEASH\" \"\$@\"; }"
+	ex=$(man_block "# leash --cgroup=require ")
+	[[ -n $ex ]]
+	# Every cgroup mount read-only, in a namespace of the test's own.
+	for m in "$CG_CPU" ${CG2:+"$CG2"}; do
+		ro+="mount --bind $m $m && mount -o remount,bind,ro $m && "
+	done
+	while IFS= read -r line; do
+		[[ $line == "# "* ]] &&
+			script+=$'\n'"printf '%s\n' ${line@Q}; ${line#"# "}"
+	done <<<"$ex"
+	echo "$script" >&2
+	run unshare -m --propagation private bash -c "${ro}true || exit 99
+$script" </dev/null
+	echo "$output" >&2
+	diff <(unhosted <<<"$ex") <(unhosted <<<"$output")
 }
