@@ -389,7 +389,8 @@ static bool stop_is_undone(void)
  * continues the monitor, which continues the command.  Root keeps the
  * upper hand meanwhile: the leaf is frozen (the target's own SIGCONT
  * cannot run it) and a timer continues leash at the deadline, which
- * fires on time.  A stop nobody would undo is not taken. */
+ * fires on time, before anything is thawed.  A stop nobody would undo
+ * is not taken. */
 static void suspend_session(struct watch *w)
 {
 	const struct cgroup_plan *cg = &w->plan->cg;
@@ -408,6 +409,11 @@ static void suspend_session(struct watch *w)
 	/* STOP, not TSTP: TSTP is blocked here (read from the signalfd). */
 	kill(0, SIGSTOP);
 	wake_disarm(&wake);
+	/* Woken for the deadline: its signal goes out while the leaf is
+	 * still frozen and the monitor stopped, so nothing of the command
+	 * runs before it does. */
+	if (timer_expired(&w->timer))
+		expire(w);
 	if (frozen)
 		cgroup_freeze(cg, false);
 	relay_resume(w->relay);

@@ -154,9 +154,9 @@ EOF
 # the caller sends the target's own SIGCONT from outside (as its user)
 # and root's to the monitor.  With a leaf none of it runs anything while
 # leash is stopped (the ticks between ticks: and later: do not change,
-# the command is not resumed); without one the command does resume.
-# Either way the deadline (2 s) ends it all while the job is stopped, and
-# its status is 124.
+# the command is not resumed, not even by the deadline's wake-up);
+# without one the command does resume.  Either way the deadline (2 s)
+# ends it all while the job is stopped, and its status is 124.
 stop_case() {
 	local d=$U_HOME f cmd
 	for f in ticks conts resumed mon; do
@@ -174,6 +174,8 @@ at 3.5
 line ps -u $U_UID -o stat= | grep -qv Z || echo go''ne:yes
 timeout 5
 expect gone:yes
+line echo fi''nally:\$(wc -l < $d/resumed)
+expect finally:
 EOF
 	# The job ended while stopped: bash tells it at a later prompt.
 	grep -aq 'Exit 124' "$TMP/screen"
@@ -187,6 +189,9 @@ EOF
 	stop_case -u "$U_NAME"
 	[[ $(screen_value ticks) == "$(screen_value later)" ]]
 	[[ $(screen_value conts) == 0 && $(screen_value resumed) == 0 ]]
+	# Nor when the deadline continues leash: the signal goes out before
+	# the leaf thaws, so the command dies of it still stopped.
+	[[ $(screen_value finally) == 0 ]]
 }
 
 @test "hostile: the target stops itself and continues itself and its monitor (no cgroup): the deadline fires while leash is stopped" {
