@@ -30,20 +30,26 @@ kinds() {
 	{ last = k }'
 }
 
-# man_example PREFIX: the literal block of EXAMPLES whose first line
-# starts with PREFIX and which holds one command ("# " line), on stdout.
-man_example() {
+# man_block PREFIX: the literal block of EXAMPLES whose first line starts
+# with PREFIX, on stdout.
+man_block() {
 	awk -v prefix="$1" '
 	/^\.Sh / { ex = ($0 ~ /^\.Sh EXAMPLES/) }
-	ex && /^\.Bd -literal/ { n = 0; cmds = 0; inb = 1; next }
+	ex && /^\.Bd -literal/ { n = 0; inb = 1; next }
 	ex && inb && /^\.Ed/ {
 		inb = 0
-		if (cmds == 1 && index(b[1], prefix) == 1)
+		if (index(b[1], prefix) == 1)
 			for (i = 1; i <= n; i++) print b[i]
 		next
 	}
-	inb { b[++n] = $0; if ($0 ~ /^# /) cmds++ }' "$TOP/man/leash.1" |
-		sed 's/\\e/\\/g'
+	inb { b[++n] = $0 }' "$TOP/man/leash.1" | sed 's/\\e/\\/g'
+}
+
+# man_example PREFIX: that block if it holds one command ("# " line).
+man_example() {
+	local b
+	b=$(man_block "$1")
+	[[ $(grep -c '^# ' <<<"$b") == 1 ]] && printf '%s\n' "$b"
 }
 
 @test "man: the -v example shows the kinds of line leash -v prints, in order" {
@@ -89,21 +95,6 @@ in_busybox() {
 	else
 		[[ ${lines[0]} == "timeout (leash) "* ]]
 	fi
-}
-
-# man_block PREFIX: the literal block of EXAMPLES whose first line starts
-# with PREFIX, however many commands it holds.
-man_block() {
-	awk -v prefix="$1" '
-	/^\.Sh / { ex = ($0 ~ /^\.Sh EXAMPLES/) }
-	ex && /^\.Bd -literal/ { n = 0; inb = 1; next }
-	ex && inb && /^\.Ed/ {
-		inb = 0
-		if (index(b[1], prefix) == 1)
-			for (i = 1; i <= n; i++) print b[i]
-		next
-	}
-	inb { b[++n] = $0 }' "$TOP/man/leash.1" | sed 's/\\e/\\/g'
 }
 
 # unhosted: a session's lines with what differs from host to host (a
