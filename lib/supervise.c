@@ -335,6 +335,13 @@ static void expire(struct watch *w)
 		hint_ignored(w, sig);
 }
 
+/* Source: the deadline (and then the -k) timer. */
+static void on_timer(struct watch *w)
+{
+	if (timer_expired(&w->timer))
+		expire(w);
+}
+
 /* KILL at AT at the latest: the timer holds the earliest expiry. */
 static void kill_by(struct watch *w, const struct timespec *at)
 {
@@ -412,8 +419,7 @@ static void suspend_session(struct watch *w)
 	/* Woken for the deadline: its signal goes out while the leaf is
 	 * still frozen and the monitor stopped, so nothing of the command
 	 * runs before it does. */
-	if (timer_expired(&w->timer))
-		expire(w);
+	on_timer(w);
 	if (frozen)
 		cgroup_freeze(cg, false);
 	relay_resume(w->relay);
@@ -523,13 +529,6 @@ static void on_signals(struct watch *w)
 			on_signal(w, (int)si[i].ssi_signo, (pid_t)si[i].ssi_pid,
 				  si[i].ssi_code);
 	} while (n == SIGNAL_BATCH);
-}
-
-/* Source: the deadline (and then the -k) timer. */
-static void on_timer(struct watch *w)
-{
-	if (timer_expired(&w->timer))
-		expire(w);
 }
 
 /* One source of the loop: an fd, what to wait for, what to do. */
