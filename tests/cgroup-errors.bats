@@ -27,15 +27,6 @@ teardown() {
 	return 0
 }
 
-# in_ns SETUP CMD...: run CMD (leash) after the shell SETUP, in a private
-# mount namespace.
-in_ns() {
-	local setup=$1
-	shift
-	unshare -m --propagation private sh -c "$setup"' || exit 99
-		exec "$@"' sh "$@"
-}
-
 # require_fails SETUP: `leash --cgroup=require -u UA` in the namespace
 # SETUP fails with 125 and starts nothing; its message is left in $lines.
 require_fails() {
@@ -64,13 +55,8 @@ hide_all='mount -t tmpfs leashtest /sys/fs/cgroup'
 	[[ $output != *cgroup* ]]
 }
 
-# The cpu hierarchy's mount, bound read-only over itself.
-ro_cpu() {
-	echo "mount --bind $CG_CPU $CG_CPU && mount -o remount,bind,ro $CG_CPU"
-}
-
 @test "read-only cpu hierarchy: auto runs without, naming path and EROFS" {
-	run in_ns "$(ro_cpu)" "$LEASH" -v -u "$UA" -- "$PROBE" -k cgroup
+	run in_ns "$(read_only "$CG_CPU")" "$LEASH" -v -u "$UA" -- "$PROBE" -k cgroup
 	assert_status 0
 	[[ $output == *"leash: running without a cgroup: cannot create cgroup '$CG_TOP"*"': Read-only file system"* ]]
 	[[ $(cpu_path_of "$output") == / ]]
@@ -78,19 +64,19 @@ ro_cpu() {
 }
 
 @test "read-only cpu hierarchy: require fails with path, EROFS and a hint" {
-	require_fails "$(ro_cpu)"
+	require_fails "$(read_only "$CG_CPU")"
 	[[ ${lines[0]} == "leash: cannot create cgroup '$CG_TOP"*"': Read-only file system"* ]]
 	[[ ${lines[0]} == *"--cgroup-root"* ]]
 }
 
 @test "hybrid, read-only cgroup2: auto keeps the cpu group, loses the leaf" {
 	[[ $CG_V == 1 && -n $CG2 ]] || skip "needs cpu on v1 and a cgroup2 mount"
-	run in_ns "mount --bind $CG2 $CG2 && mount -o remount,bind,ro $CG2" \
+	run in_ns "$(read_only "$CG2")" \
 		"$LEASH" -v -u "$UA" -- "$PROBE" -k cgroup
 	assert_status 0
 	[[ $output == *"leash: cgroup: no per-launch leaf: cannot create cgroup '$LEAF_TOP"*"Read-only file system"* ]]
 	[[ $(cpu_path_of "$output") == /leash/uid_$UA ]]
-	require_fails "mount --bind $CG2 $CG2 && mount -o remount,bind,ro $CG2"
+	require_fails "$(read_only "$CG2")"
 	[[ ${lines[0]} == *"Read-only file system"* ]]
 }
 

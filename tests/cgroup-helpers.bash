@@ -126,3 +126,22 @@ cg_sandbox_remove() {
 	done
 	return 0
 }
+
+# in_ns SETUP CMD...: run CMD after the shell SETUP, in a private mount
+# namespace (status 99 when SETUP fails).
+in_ns() {
+	local setup=$1
+	shift
+	unshare -m --propagation private sh -c "$setup"' || exit 99
+		exec "$@"' sh "$@"
+}
+
+# read_only DIR...: the shell that binds each DIR read-only over itself
+# (for in_ns).
+read_only() {
+	local d sep=
+	for d; do
+		printf '%s' "${sep}mount --bind $d $d && mount -o remount,bind,ro $d"
+		sep=' && '
+	done
+}

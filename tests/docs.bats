@@ -108,20 +108,16 @@ unhosted() {
 	need_mountns
 	[[ $CG_V == 1 ]] || skip "the example is of cpu on cgroup v1"
 	getent passwd 4242 >/dev/null && skip "uid 4242 has a passwd entry here"
-	local ex ro="" m script="leash() { \"\$LEASH\" \"\$@\"; }"
+	local ex line script="leash() { \"\$LEASH\" \"\$@\"; }"
 	ex=$(man_block "# leash --cgroup=require ")
 	[[ -n $ex ]]
-	# Every cgroup mount read-only, in a namespace of the test's own.
-	for m in "$CG_CPU" ${CG2:+"$CG2"}; do
-		ro+="mount --bind $m $m && mount -o remount,bind,ro $m && "
-	done
 	while IFS= read -r line; do
 		[[ $line == "# "* ]] &&
 			script+=$'\n'"printf '%s\n' ${line@Q}; ${line#"# "}"
 	done <<<"$ex"
 	echo "$script" >&2
-	run unshare -m --propagation private bash -c "${ro}true || exit 99
-$script" </dev/null
+	# Every cgroup mount read-only, in a namespace of the test's own.
+	run in_ns "$(read_only "$CG_CPU" ${CG2:+"$CG2"})" bash -c "$script" </dev/null
 	echo "$output" >&2
 	diff <(unhosted <<<"$ex") <(unhosted <<<"$output")
 }

@@ -107,7 +107,8 @@ void json_close(void);
 /* The sections; each prints its table and writes its JSON member. */
 void sec_machine(const struct setup *s, const char *commit);
 void sec_launch(const struct setup *s);
-/* The launch section's --report file on tmpfs (bench.c removes it). */
+/* The launch section's --report file on tmpfs, in a directory of the
+ * bench's own; launch_tmpfs_cleanup (from bench.c) removes them both. */
 const char *launch_tmpfs_report(bool floor);
 void launch_tmpfs_cleanup(void);
 void sec_latency(const struct setup *s);
