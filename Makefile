@@ -102,7 +102,7 @@ ALL_CFLAGS = $(CFLAGS_AUTO) $(BUILD_SIZE) $(CFLAGS_WARN) \
 ALL_LDFLAGS = $(BUILD_LDFLAGS) $(SAN_FLAGS) $(LDFLAGS)
 
 # Sources by wildcard: nobody needs to edit this file to add one.
-SRCS := $(sort $(wildcard $(srcdir)/cmd/*.c $(srcdir)/lib/*.c))
+SRCS := $(sort $(wildcard $(srcdir)/cmd/*.c $(srcdir)/lib/*/*.c))
 OBJS := $(patsubst $(srcdir)/%.c,$(B)/obj/%.o,$(SRCS))
 HELPER_SRCS := $(sort $(wildcard $(srcdir)/tests/*.c))
 HELPERS := $(patsubst $(srcdir)/tests/%.c,$(B)/%,$(HELPER_SRCS))
@@ -347,7 +347,7 @@ FUZZ_CPPFLAGS := -I$(srcdir)/lib -I$(srcdir)/cmd -I$(srcdir)/tests/fuzz -D_DEFAU
 FUZZ_CFLAGS := -std=c11 -O1 $(CFLAGS_WARN) \
 	$(if $(filter 1,$(WERROR)),$(CFLAGS_WERROR)) $(FUZZ_SAN)
 # cmd/parse*.c too: each personality's parse, apart from running.
-FUZZ_LIB_OBJS := $(patsubst $(srcdir)/lib/%.c,$(FUZZ_B)/lib/%.o,$(wildcard $(srcdir)/lib/*.c)) \
+FUZZ_LIB_OBJS := $(patsubst $(srcdir)/lib/%.c,$(FUZZ_B)/lib/%.o,$(wildcard $(srcdir)/lib/*/*.c)) \
 	$(patsubst $(srcdir)/cmd/%.c,$(FUZZ_B)/cmd/%.o,$(wildcard $(srcdir)/cmd/parse*.c))
 FUZZ_SRCS := $(filter-out %/common.c,$(sort $(wildcard $(srcdir)/tests/fuzz/*.c)))
 FUZZ_ALL := $(patsubst $(srcdir)/tests/fuzz/%.c,%,$(FUZZ_SRCS))

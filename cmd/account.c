@@ -12,14 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "budget.h"
-#include "diag.h"
-#include "duration.h"
-#include "fallback.h"
-#include "report.h"
-#include "reportfile.h"
-#include "signals.h"
-#include "timer.h"
+#include "time/time.h"
+#include "diag/diag.h"
+#include "report/report.h"
+#include "signal/signal.h"
 
 static struct {
 	struct reportfile file;

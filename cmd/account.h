@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /* account: the native personality's --report and -v account of a run:
  * the resolved identity first, one summary line last, and the report
- * (lib/report.c) written when leash ends, also on its own failures once
+ * (lib/report/report.c) written when leash ends, also on its own failures once
  * the report option was read. */
 #ifndef LEASH_ACCOUNT_H
 #define LEASH_ACCOUNT_H

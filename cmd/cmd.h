@@ -3,9 +3,8 @@
 #ifndef LEASH_CMD_H
 #define LEASH_CMD_H
 
-#include "plan.h"
-#include "spawn.h"
-#include "supervise.h"
+#include "spawn/spawn.h"
+#include "supervise/supervise.h"
 
 #define LEASH_VERSION "0.1.0"
 

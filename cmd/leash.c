@@ -10,17 +10,13 @@
 #include <unistd.h>
 
 #include "account.h"
-#include "clock.h"
+#include "time/time.h"
 #include "cmd.h"
-#include "diag.h"
-#include "duration.h"
-#include "env.h"
-#include "fallback.h"
-#include "nss.h"
-#include "mountinfo.h"
+#include "diag/diag.h"
+#include "ident/ident.h"
+#include "cgroup/cgroup.h"
 #include "parse.h"
-#include "sigsys.h"
-#include "timer.h"
+#include "signal/signal.h"
 
 extern char **environ;
 

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "limit.h"
-#include "duration.h"
-#include "opt.h"
+#include "diag/diag.h"
+#include "cgroup/cgroup.h"
+#include "time/time.h"
+#include "sys/sys.h"
 #include "parse.h"
-#include "signals.h"
+#include "signal/signal.h"
 
 enum {
 	OPT_PRESERVE = 256, OPT_FOREGROUND, OPT_PTY, OPT_NO_PTY, OPT_KEEP_CAPS, OPT_NNP, OPT_CGROUP,

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "opt.h"
+#include "diag/diag.h"
+#include "sys/sys.h"
 #include "parse.h"
 
 enum { SU_FAIL = 1, OPT_SESSION = 256 };

@@ -3,11 +3,11 @@
 #include <signal.h>
 #include <stdlib.h>
 
-#include "diag.h"
-#include "duration.h"
-#include "opt.h"
+#include "diag/diag.h"
+#include "time/time.h"
+#include "sys/sys.h"
 #include "parse.h"
-#include "signals.h"
+#include "signal/signal.h"
 
 enum { OPT_HELP = 256, OPT_VERSION };
 

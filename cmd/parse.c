@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "diag.h"
+#include "diag/diag.h"
 
 void parse_say(struct parse_error *e, const char *fmt, ...)
 {

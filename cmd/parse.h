@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "plan.h"
+#include "spawn/spawn.h"
 
 enum parse_result {
 	PARSE_RUN = 0,          /* plan and options filled: go on */

@@ -11,17 +11,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "budget.h"
-#include "cgfs.h"
-#include "readfile.h"
-#include "env.h"
-#include "duration.h"
+#include "time/time.h"
+#include "cgroup/cgroup.h"
+#include "sys/sys.h"
+#include "ident/ident.h"
 #include "cmd.h"
-#include "diag.h"
-#include "fallback.h"
-#include "reaper.h"
-#include "sigdie.h"
-#include "timer.h"
+#include "diag/diag.h"
+#include "supervise/supervise.h"
+#include "signal/signal.h"
 
 #define PTY_END_GRACE_S 2
 

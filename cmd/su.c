@@ -29,12 +29,10 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "diag.h"
-#include "env.h"
-#include "logindefs.h"
-#include "nss.h"
+#include "diag/diag.h"
+#include "ident/ident.h"
 #include "parse.h"
-#include "sigdie.h"
+#include "signal/signal.h"
 
 extern char **environ;
 

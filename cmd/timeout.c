@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "cmd.h"
-#include "diag.h"
+#include "diag/diag.h"
 #include "parse.h"
 
 static void timeout_usage(const char *prog)

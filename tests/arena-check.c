@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: ISC */
-/* arena-check: lib/arena.c's malloc, calloc, realloc and free, checked
+/* arena-check: lib/sys/arena.c's malloc, calloc, realloc and free, checked
  * from inside (the library file is compiled in, so this helper's own
  * malloc is the arena).  Prints "ok" and exits 0, or names the first
  * broken property and exits 1; exits 77 where the C library keeps its
  * own malloc (glibc, sanitizers). */
-#include "../lib/arena.c"
+#include "../lib/sys/arena.c"
 
 #include <stdio.h>
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: ISC
-# leash's malloc (lib/arena.c): alignment, zeroing, growth in place and
+# leash's malloc (lib/sys/arena.c): alignment, zeroing, growth in place and
 # by copy, the mmap path past the arena, size overflows.  No root needed.
 
 load helpers

@@ -158,16 +158,16 @@ files() {
 
 @test "lib/ flows one way: no file calls into one that calls back into it, at any distance" {
 	local b=${LEASH_BUILDDIR:-$TOP/build} c objs=()
-	for c in "$TOP"/lib/*.c; do
-		c=${c##*/}
-		objs+=("$b/obj/lib/${c%.c}.o")
+	for c in "$TOP"/lib/*/*.c; do
+		c=${c#"$TOP"/}
+		objs+=("$b/obj/${c%.c}.o")
 	done
 	run nm -A "${objs[@]}"
 	[ "$status" -eq 0 ] || skip "nm cannot read this build's objects"
 	# Each file's global definitions, then its references to another's:
 	# an edge per pair of files; a depth-first walk says any circle.
 	run awk -F: '
-		{ n = split($NF, f, " "); file = $1; sub(".*/", "", file)
+		{ n = split($NF, f, " "); file = $1; sub(".*/obj/lib/", "", file)
 		  if (n == 2 && f[1] == "U") use[file, f[2]] = 1
 		  else if (n == 3 && f[2] ~ /^[TDBRV]$/) def[f[3]] = file }
 		END {
@@ -193,4 +193,53 @@ files() {
 	# no edges: nothing was checked.
 	[[ ${lines[-1]} != "0 edges" ]] || skip "nm reads no symbols from this build's objects"
 	[[ $output != *circle* ]] || { echo "$output"; false; }
+}
+
+# The areas of lib/ and their order, from lib/README's "order:" line.
+lib_order() {
+	sed -n 's/^order: //p' "$TOP/lib/README"
+}
+
+@test "lib/ is in area folders, each with a face that opens with its contract" {
+	local order a f bad=()
+	order=$(lib_order)
+	[ -n "$order" ]
+	for f in "$TOP"/lib/*; do
+		[[ -d $f || ${f##*/} == README ]] || bad+=("${f#"$TOP"/}: not in an area folder")
+		[[ ! -d $f || " $order " == *" ${f##*/} "* ]] ||
+			bad+=("${f#"$TOP"/}: an area not in lib/README's order")
+	done
+	for a in $order; do
+		f=$TOP/lib/$a/$a.h
+		[[ -f $f ]] || { bad+=("lib/$a: no face $a.h"); continue; }
+		# The first comment after the licence line, three lines at least.
+		awk 'NR == 2 && !/^\/\*/ { exit 1 } NR > 1 && /\*\// { exit !(NR >= 4) }' "$f" ||
+			bad+=("lib/$a/$a.h: does not open with a contract of three lines or more")
+	done
+	printf '%s\n' "${bad[@]}"
+	[ ${#bad[@]} -eq 0 ]
+}
+
+@test "lib/ areas include each other through their faces, downwards only; cmd/ includes faces only" {
+	local order
+	order=$(lib_order)
+	run awk -v order="$order" '
+		BEGIN { n = split(order, o, " "); for (i = 1; i <= n; i++) rank[o[i]] = i }
+		FNR == 1 { here = FILENAME; sub(".*/(lib|cmd)/", "", here)
+			area = (FILENAME ~ /\/cmd\//) ? "cmd" : here; sub("/.*", "", area) }
+		/^#include "/ {
+			inc = $2; gsub("\"", "", inc)
+			if (inc !~ /\//) {
+				if (area != "cmd") print FILENAME ": " inc ": name the area (\"" area "/" inc "\")"
+				next
+			}
+			to = inc; sub("/.*", "", to)
+			if (!(to in rank)) next
+			if (to == area) next
+			if (inc != to "/" to ".h") print FILENAME ": " inc ": not the face of " to "/"
+			else if (area != "cmd" && rank[to] >= rank[area])
+				print FILENAME ": " inc ": " area "/ includes an area above it"
+		}' "$TOP"/lib/*/*.[ch] "$TOP"/lib/*/*.def "$TOP"/cmd/*.[ch]
+	assert_status 0
+	[ -z "$output" ] || { echo "$output"; false; }
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* cgfind-check: the cgroup search's fast path (lib/cgfind.c's
+/* cgfind-check: the cgroup search's fast path (lib/cgroup/cgfind.c's
  * cg_fast_find: the uid groups where they usually are, no mountinfo)
  * against its full path (cg_find_tops from /proc/self/mountinfo, then
  * cg_plan_uids), in the mount namespace it runs in:
@@ -16,15 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/cgfind.c"
-#include "../lib/cgplan.c"
-#include "../lib/cgmsg.c"
-#include "../lib/cgfs.c"
-#include "../lib/mountinfo.c"
-#include "../lib/readfile.c"
-#include "../lib/quote.c"
+#include "../lib/cgroup/cgfind.c"
+#include "../lib/cgroup/cgplan.c"
+#include "../lib/cgroup/cgmsg.c"
+#include "../lib/cgroup/cgfs.c"
+#include "../lib/cgroup/mountinfo.c"
+#include "../lib/sys/readfile.c"
+#include "../lib/sys/quote.c"
 
-/* lib/diag.c's quoting, without leash's diagnostics. */
+/* lib/diag/diag.c's quoting, without leash's diagnostics. */
 const char *diag_quote(const char *s)
 {
 	return s;

@@ -3,7 +3,7 @@
 # The cgroup search's fast path against its full path (issue 22: every
 # fast path is proven by the slow one).  A steady launch finds its uid
 # groups where they usually are, without reading mountinfo
-# (lib/cgfind.c's cg_fast_find); the first launch of a uid reads
+# (lib/cgroup/cgfind.c's cg_fast_find); the first launch of a uid reads
 # mountinfo.  In each layout below, built in a private mount namespace
 # from directories of this test's own in the real hierarchies, leash
 # makes the groups once, then tests/cgfind-check.c runs both searches

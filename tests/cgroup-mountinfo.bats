@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: ISC
-# Finding the cgroup hierarchies in mountinfo (lib/mountinfo.c), on
+# Finding the cgroup hierarchies in mountinfo (lib/cgroup/mountinfo.c), on
 # crafted files: whole-token "cpu", " - " separator after a variable
 # number of optional fields, octal escapes, the root "/" preferred,
 # mounts hidden under a tmpfs skipped; Android's layouts (10-11, 12+,

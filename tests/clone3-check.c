@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* clone3-check: lib/clone3.c's fork into a cgroup, on this architecture
+/* clone3-check: lib/spawn/clone3.c's fork into a cgroup, on this architecture
  * (and under qemu-user for the cross builds):
  *   clone3-check DIR   start a child in the cgroup2 directory DIR
  * Prints "clone3: ENOSYS" (or EPERM, E2BIG) and exits 3 when the kernel
@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../lib/clone3.c"
-#include "../lib/sigraw.c"
+#include "../lib/spawn/clone3.c"
+#include "../lib/signal/sigraw.c"
 
 static volatile int shared = 1;
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: ISC
-# Born in the leaf: lib/clone3.c's fork into a cgroup2 directory on this
+# Born in the leaf: lib/spawn/clone3.c's fork into a cgroup2 directory on this
 # architecture (check-cross runs this file under qemu-user too), leash's
 # child started in its leaf without a write to cgroup.procs, and the
 # fork + join path wherever clone3 is missing (ENOSYS, EPERM, E2BIG, as

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* durread: lib/duration.c's reading of each line of stdin, one line out
+/* durread: lib/time/duration.c's reading of each line of stdin, one line out
  * each: "SEC NSEC" as duration_parse arms it, or "invalid".  Built with
  * the build's own libc (musl for the static build), so format.bats can
  * set it beside GNU timeout's reading of the same lines (the fuzz
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "duration.c"
+#include "time/duration.c"
 
 /* The C locale's point: the lines are read as in LC_ALL=C. */
 size_t decpoint_lookup(char buf[DECPOINT_MAX])

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: ISC
-# env.bats: the environment the command gets (lib/env.c) in every
+# env.bats: the environment the command gets (lib/ident/env.c) in every
 # personality: cost with very many variables, every copy of a name the
 # mode resets or removes, and whitelist items that are not names.
 # Needs root (test users are created in setup_file, removed in teardown_file).

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* fmtcmp: lib/format.c's format_vsn against the libc's vsnprintf, on a
+/* fmtcmp: lib/sys/format.c's format_vsn against the libc's vsnprintf, on a
  * table of edge cases and on random formats of the grammar format.c
  * takes, at several buffer sizes: the bytes written and the return value
  * must agree.  Also checks that what format.c refuses fails with EINVAL.
@@ -15,7 +15,7 @@
 
 /* The libc's vfprintf here, not format.c's: it is the reference. */
 #undef LEASH_SMALL_LIBC
-#include "format.c"
+#include "sys/format.c"
 
 static unsigned long long seed = 0x9e3779b97f4a7c15ULL;
 

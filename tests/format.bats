@@ -1,12 +1,12 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: ISC
 # format.bats: the pieces of libc that leash does without, for size and
-# for the pages a launch maps, against libc itself: lib/format.c, the
+# for the pages a launch maps, against libc itself: lib/sys/format.c, the
 # vfprintf the static build links in place of musl's (which carries
 # floating point leash never prints), prints what the libc's prints,
 # leash's sources ask it for nothing it lacks, and the static binary
-# really uses it; lib/small.c's qsort and strstr give the libc's
-# results; lib/duration.c, with the build's strtod (musl's in the static
+# really uses it; lib/sys/small.c's qsort and strstr give the libc's
+# results; lib/time/duration.c, with the build's strtod (musl's in the static
 # build), arms what GNU timeout arms for the same duration.
 
 load helpers
@@ -29,7 +29,7 @@ SORTCMP=${LEASH_BUILDDIR:-$TOP/build}/sortcmp
 	# refuses the others (floating point, %p, %n, wide characters) with
 	# EINVAL, so a message using one would come out empty.
 	local ok='^%(%|[-+ #0]*(\*|[0-9]+)?(\.(\*|[0-9]+)?)?((hh|h|ll|l|j|z|t)?[diouxX]|[cs]))$'
-	run bash -c 'cat "$1"/cmd/*.[ch] "$1"/lib/*.[ch] | grep -o "\"[^\"]*%[^\"]*\"" |
+	run bash -c 'cat "$1"/cmd/*.[ch] "$1"/lib/*/*.[ch] | grep -o "\"[^\"]*%[^\"]*\"" |
 		grep -oE "%[-+ #0-9.*]*(hh|ll|[hljztLq])?[a-zA-Z%]" | sort -u' _ "$TOP"
 	[ "$status" -eq 0 ]
 	[ -n "$output" ]                # the scan finds leash's formats at all

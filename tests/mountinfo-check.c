@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* mountinfo-check: run lib/mountinfo.c's discovery on a crafted
+/* mountinfo-check: run lib/cgroup/mountinfo.c's discovery on a crafted
  * mountinfo file and print what it found:
  *   mountinfo-check [--android] FILE   ->  v1cpu=PATH / v2=PATH lines
  * statfs() is faked for paths under /fake/: /fake/v1... is cgroup v1,
@@ -15,8 +15,8 @@
 static int fake_statfs(const char *path, struct statfs *sf);
 /* Only calls are redirected: `struct statfs` stays the real type. */
 #define statfs(p, b) fake_statfs(p, b)
-#include "../lib/mountinfo.c"
-#include "../lib/readfile.c"
+#include "../lib/cgroup/mountinfo.c"
+#include "../lib/sys/readfile.c"
 #undef statfs
 
 static int android;

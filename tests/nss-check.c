@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* nss-check: lib/nss.c against a stand-in for getent, without root:
+/* nss-check: lib/ident/nss.c against a stand-in for getent, without root:
  *   nss-check GETENT passwd NAME            ->  name= uid= gid= dir= shell=
  *   nss-check GETENT group NAME             ->  gid=N
  *   nss-check GETENT initgroups NAME GID [MAX]  ->  groups=G,G,...
@@ -14,14 +14,14 @@
 static const char *check_getent;
 #define NSS_GETENT check_getent
 #define NSS_TIMEOUT_MS 1000
-#include "../lib/nss.c"
-#include "../lib/passwd.c"
-#include "../lib/clock.c"
-#include "../lib/sigsys.c"
-#include "../lib/sigraw.c"
-#include "../lib/sysname.c"
+#include "../lib/ident/nss.c"
+#include "../lib/ident/passwd.c"
+#include "../lib/time/clock.c"
+#include "../lib/signal/sigsys.c"
+#include "../lib/signal/sigraw.c"
+#include "../lib/sys/sysname.c"
 
-/* lib/fallback.c's recorder, without leash's diagnostics. */
+/* lib/diag/fallback.c's recorder, without leash's diagnostics. */
 unsigned fallback_taken;
 void fallback_take(enum fallback f, int err, const char *what)
 {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: ISC
-# nss.bats: names the files lack, asked of getent(1) (lib/nss.c).  A
+# nss.bats: names the files lack, asked of getent(1) (lib/ident/nss.c).  A
 # stand-in getent answers for a user and groups that /etc/passwd and
 # /etc/group do not have: run directly by build/nss-check (no root), and
 # bind-mounted over /usr/bin/getent in a private mount namespace for
@@ -125,7 +125,7 @@ need_ns() {
 	[[ -e /usr/bin/getent ]] || must_run_or_skip "no /usr/bin/getent to stand in for"
 }
 
-# --- lib/nss.c alone (nss-check runs the stand-in directly) -------------------
+# --- lib/ident/nss.c alone (nss-check runs the stand-in directly) -------------------
 
 @test "nss: an answer is parsed as the files are: blanks, comments, the first entry" {
 	need_check

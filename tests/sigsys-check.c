@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* sigsys-check: lib/sigsys.c from inside, on every architecture leash
+/* sigsys-check: lib/signal/sigsys.c from inside, on every architecture leash
  * is built for, qemu-user included (which refuses a seccomp filter of
  * its guest, so tests/nosys.c cannot trap anything there).  A trap is
  * imitated: a system call that queues this thread a SIGSYS with si_code
@@ -8,9 +8,9 @@
  * Prints "ok" and exits 0, or names the first broken property and
  * exits 1.  The library files are compiled in, since helpers are built
  * from one source file each. */
-#include "../lib/sigsys.c"
-#include "../lib/sigraw.c"
-#include "../lib/sysname.c"
+#include "../lib/signal/sigsys.c"
+#include "../lib/signal/sigraw.c"
+#include "../lib/sys/sysname.c"
 
 #include <string.h>
 #include <sys/resource.h>

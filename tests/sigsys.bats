@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: ISC
-# sigsys.bats: lib/sigsys.c's handler on the architecture under test
+# sigsys.bats: lib/signal/sigsys.c's handler on the architecture under test
 # (make check-cross runs this under qemu-user, which refuses a guest's
 # seccomp filter, so nothing there can trap for real): the trapped call
 # returns ENOSYS through the register the handler sets, a SIGSYS from

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* sortcmp: lib/small.c's small_sort and small_strstr against the libc's
+/* sortcmp: lib/sys/small.c's small_sort and small_strstr against the libc's
  * qsort and strstr: random arrays of several element sizes (with many
  * equal keys; compared under a total order, so the results must be the
  * same bytes), and random haystacks and needles over a small alphabet.
@@ -12,7 +12,7 @@
 
 /* The libc's qsort and strstr here: they are the reference. */
 #undef LEASH_SMALL_LIBC
-#include "small.c"
+#include "sys/small.c"
 
 static unsigned long long seed = 0x2545f4914f6cdd1dULL;
 

@@ -48,7 +48,7 @@ only_std_fds() {
 	assert_output "$mine"
 	run "$PROBE" -b USR1,WINCH -- leash -t 10 -k 5 probe -k blocked
 	assert_output USR1,WINCH
-	# SYS, which leash never blocks for itself (lib/sigsys.h).
+	# SYS, which leash never blocks for itself (lib/signal/sigsys.h).
 	run "$PROBE" -b SYS -- leash -t 10 probe -k blocked
 	assert_output SYS
 }
@@ -64,7 +64,7 @@ only_std_fds() {
 @test "child: signals ignored by the caller stay ignored" {
 	run "$PROBE" -d "$DFL_SIGS" -i HUP,PIPE -- leash -t 10 probe -k ignored
 	assert_output HUP,PIPE
-	# SYS, which leash catches for itself (lib/sigsys.h).
+	# SYS, which leash catches for itself (lib/signal/sigsys.h).
 	run "$PROBE" -d "$DFL_SIGS" -i SYS -- leash -t 10 probe -k ignored
 	assert_output SYS
 }
@@ -363,7 +363,7 @@ STRACE_SET=kill,tkill,tgkill,pidfd_send_signal,pidfd_open,waitid,wait4
 		kill -STOP "$lpid"
 		kill -HUP "$lpid"; kill -INT "$lpid"; kill -QUIT "$lpid"
 		kill -USR1 "$lpid"; kill -USR2 "$lpid"; kill -TERM "$lpid"
-		# SYS, caught (lib/sigsys.c), comes to the loop another way.
+		# SYS, caught (lib/signal/sigsys.c), comes to the loop another way.
 		kill -SYS "$lpid"
 		kill -CONT "$lpid"
 		st=0
@@ -380,7 +380,7 @@ STRACE_SET=kill,tkill,tgkill,pidfd_send_signal,pidfd_open,waitid,wait4
 @test "wait: the main thread sleeps until it has read the waiter thread's news (strace holds the thread after its write)" {
 	need_strace
 	# glibc (SANITIZE=1) makes threads with clone3: where the filter
-	# traps it, leash makes no thread (lib/waiter.c); musl's use clone.
+	# traps it, leash makes no thread (lib/supervise/waiter.c); musl's use clone.
 	[[ ${SANITIZE:-0} == 1 && ${LEASH_NOSYS_ERRNO:-} == TRAP && ,${LEASH_NOSYS:-}, == *,clone3,* ]] &&
 		skip "glibc's threads need clone3, which this filter traps"
 	# The thread's write to its eventfd returns 0.2 s late.  A main
@@ -466,7 +466,7 @@ STRACE_SET=kill,tkill,tgkill,pidfd_send_signal,pidfd_open,waitid,wait4
 
 @test "native: signals sent to leash are forwarded" {
 	local s st
-	# SYS too: not read from the signalfd, but through lib/sigsys.c.
+	# SYS too: not read from the signalfd, but through lib/signal/sigsys.c.
 	for s in TERM INT HUP QUIT USR1 USR2 SYS; do
 		rm -f "$TMP/ready" "$TMP/log"
 		start_ready leash -t 30 probe -c "$s" -E -x 42 -l "$TMP/log" -o "$TMP/ready" -m "$MARK" -s 30 -q

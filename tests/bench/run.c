@@ -95,7 +95,7 @@ void cmd_set(struct cmd *c, const char *key, const char *label, ...)
 /* vfork + execve C with descriptors 0, 1, 2 (and 3 when FD3 >= 0).
  * vfork, as posix_spawn does: the harness's page tables are not copied,
  * so its own cost is small and the same for every row.  (<spawn.h> is
- * shadowed by lib/spawn.h on the include path.)  Signals stay blocked
+ * shadowed by lib/spawn/spawn.h on the include path.)  Signals stay blocked
  * across vfork so that no handler runs in the borrowed memory. */
 static pid_t spawn_fds(const struct cmd *c, int in, int out, int err, int fd3)
 {

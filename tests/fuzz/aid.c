@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aid.h"
+#include "ident/aid.h"
 #include "common.h"
 
 /* aid_name into a buffer of exactly SIZE bytes (ASan sees overruns). */

@@ -13,10 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgfs.h"
-#include "readfile.h"
+#include "cgroup/cgfs.h"
+#include "sys/readfile.h"
 #include "common.h"
-#include "mountinfo.h"
+#include "cgroup/mountinfo.h"
 
 static int fd[1];
 static const char *dir;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "common.h"
-#include "duration.h"
+#include "time/duration.h"
 #include "gnuref/gnuref.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

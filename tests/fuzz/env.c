@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "common.h"
-#include "env.h"
+#include "ident/env.h"
 
 static size_t count(char *const *v)
 {

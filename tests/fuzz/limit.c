@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common.h"
-#include "limit.h"
+#include "cgroup/limit.h"
 
 typedef unsigned __int128 big;
 

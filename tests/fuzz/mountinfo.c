@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "common.h"
-#include "mountinfo.h"
+#include "cgroup/mountinfo.h"
 
 /* mountinfo.c reads 8 KiB at a time; a longer line is not a cgroup's
  * and must be dropped whole (its tail is no line of its own). */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "common.h"
-#include "opt.h"
+#include "sys/opt.h"
 
 /* A test table with what the personalities lack: optional arguments,
  * and two names for one option (not ambiguous as a prefix). */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common.h"
-#include "duration.h"
+#include "time/duration.h"
 #include "parse.h"
 #include "parse-check.h"
 

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "common.h"
-#include "passwd.h"
+#include "ident/passwd.h"
 
 static int fd[2];
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common.h"
-#include "report.h"
+#include "report/report.h"
 
 /* Length of the valid UTF-8 sequence at P (N bytes left), 0 if none. */
 static size_t utf8_len(const unsigned char *p, size_t n)

@@ -10,7 +10,7 @@
 
 #include "common.h"
 #include "gnuref/gnuref.h"
-#include "signals.h"
+#include "signal/signals.h"
 
 /* signal_name into a buffer of exactly SIZE bytes, so ASan sees any
  * write past it; returns a malloc'd copy of the result or NULL. */

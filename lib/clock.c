@@ -1,8 +1,0 @@
-/* SPDX-License-Identifier: ISC */
-/* clock: the time (see clock.h). */
-#include "clock.h"
-
-void clock_now(clockid_t id, struct timespec *t)
-{
-	clock_gettime(id, t);
-}

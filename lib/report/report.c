@@ -1,0 +1,573 @@
+/* SPDX-License-Identifier: ISC */
+/* report: one JSON object saying what a run did, escaped by hand. */
+#include "report/report.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag/diag.h"
+#include "signal/signal.h"
+
+void jbuf_init(struct jbuf *b)
+{
+	b->p = b->first;
+	b->len = 0;
+	b->cap = sizeof b->first;
+	b->err = false;
+	b->first[0] = '\0';
+}
+
+void jbuf_free(struct jbuf *b)
+{
+	if (b->p != b->first)
+		free(b->p);
+	jbuf_init(b);
+}
+
+/* Room for N more bytes and the terminating NUL; false (ERR set) when
+ * the buffer cannot grow. */
+static bool jb_room(struct jbuf *b, size_t n)
+{
+	size_t cap;
+	char *p;
+
+	if (b->err)
+		return false;
+	if (n < b->cap - b->len)
+		return true;
+	for (cap = b->cap; cap - b->len <= n; cap *= 2)
+		if (cap > SIZE_MAX / 2)
+			return b->err = true, false;
+	if (b->p == b->first) {
+		if ((p = malloc(cap)))
+			memcpy(p, b->first, b->len + 1);
+	} else {
+		p = realloc(b->p, cap);
+	}
+	if (!p)
+		return b->err = true, false;
+	b->p = p;
+	b->cap = cap;
+	return true;
+}
+
+static void jb_put(struct jbuf *b, const char *s, size_t n)
+{
+	if (!jb_room(b, n))
+		return;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+/* V in decimal, a '-' first when NEG. */
+static void jb_num(struct jbuf *b, bool neg, unsigned long long v)
+{
+	char digits[24], *d = digits + sizeof digits;
+
+	do
+		*--d = (char)('0' + v % 10);
+	while (v /= 10);
+	if (neg)
+		*--d = '-';
+	jb_put(b, d, (size_t)(digits + sizeof digits - d));
+}
+
+static void jb_uint(struct jbuf *b, unsigned long long v)
+{
+	jb_num(b, false, v);
+}
+
+static void jb_int(struct jbuf *b, long long v)
+{
+	jb_num(b, v < 0, v < 0 ? -(unsigned long long)v : (unsigned long long)v);
+}
+
+/* Length of the valid UTF-8 sequence at S (N bytes left), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
+	size_t len;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4;
+	else
+		return 0;       /* continuation byte, C0/C1 overlong, F5.. */
+	/* The second byte's range rules out overlongs, surrogates and
+	 * code points beyond U+10FFFF (RFC 3629, section 4). */
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+/* The escape for byte C (< 0x20, '"', '\' or DEL) into OUT; its length. */
+static size_t escape_byte(unsigned char c, char out[7])
+{
+	static const char hex[] = "0123456789abcdef";
+	const char *named = NULL;
+
+	switch (c) {
+	case '"': named = "\\\""; break;
+	case '\\': named = "\\\\"; break;
+	case '\b': named = "\\b"; break;
+	case '\f': named = "\\f"; break;
+	case '\n': named = "\\n"; break;
+	case '\r': named = "\\r"; break;
+	case '\t': named = "\\t"; break;
+	}
+	if (named) {
+		memcpy(out, named, 2);
+		return 2;
+	}
+	memcpy(out, "\\u00", 4);
+	out[4] = hex[c >> 4];
+	out[5] = hex[c & 15];
+	return 6;
+}
+
+static size_t emit(char *dst, size_t cap, size_t at, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++, at++)
+		if (at < cap)
+			dst[at] = s[i];
+	return at;
+}
+
+size_t report_escape(char *dst, size_t cap, const char *src, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t at = 0;
+	char esc[7];
+
+	for (size_t i = 0; i < n;) {
+		unsigned char c = s[i];
+		size_t len;
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+			/* Most of a report: printable ASCII, as it is. */
+			if (at < cap)
+				dst[at] = (char)c;
+			at++;
+			i++;
+		} else if (c < 0x80) {
+			at = emit(dst, cap, at, esc, escape_byte(c, esc));
+			i++;
+		} else if ((len = utf8_len(s + i, n - i)) == 0) {
+			at = emit(dst, cap, at, "\\ufffd", 6);
+			i++;
+		} else {
+			at = emit(dst, cap, at, (const char *)s + i, len);
+			i += len;
+		}
+	}
+	return at;
+}
+
+/* S as a JSON string, escaped straight into the buffer. */
+static void jb_str(struct jbuf *b, const char *s)
+{
+	size_t n, room, len;
+	char *at;
+
+	if (!s) {
+		jb_put(b, "null", 4);
+		return;
+	}
+	/* Every byte becomes at most six ("\\u00XX", "\\ufffd"). */
+	n = strlen(s);
+	if (n > (SIZE_MAX - 8) / 6) {
+		b->err = true;
+		return;
+	}
+	room = 6 * n;
+	if (!jb_room(b, room + 2))
+		return;
+	at = b->p + b->len;
+	*at = '"';
+	len = report_escape(at + 1, room, s, n);
+	at[len + 1] = '"';
+	b->len += len + 2;
+	b->p[b->len] = '\0';
+}
+
+/* "key": , with a comma before every key but the first of an object.
+ * Keys are this file's own literals: plain ASCII, nothing to escape. */
+static void jb_key(struct jbuf *b, bool *first, const char *key)
+{
+	size_t n = strlen(key);
+	char *at;
+
+	if (!jb_room(b, n + 4))
+		return;
+	at = b->p + b->len;
+	if (!*first)
+		*at++ = ',';
+	*first = false;
+	*at++ = '"';
+	memcpy(at, key, n);
+	at += n;
+	*at++ = '"';
+	*at++ = ':';
+	*at = '\0';
+	b->len = (size_t)(at - b->p);
+}
+
+static void jb_sig(struct jbuf *b, int sig)
+{
+	char name[16];
+
+	jb_str(b, signal_name(sig, name, sizeof name));
+}
+
+/* SEC.UUUUUU (microseconds, six digits). */
+static void jb_decimal(struct jbuf *b, long long sec, long usec)
+{
+	char frac[7];
+
+	jb_int(b, sec);
+	frac[0] = '.';
+	for (int i = 6; i > 0; i--, usec /= 10)
+		frac[i] = (char)('0' + usec % 10);
+	jb_put(b, frac, sizeof frac);
+}
+
+static void jb_secs(struct jbuf *b, long long sec, long nsec)
+{
+	jb_decimal(b, sec, nsec / 1000);
+}
+
+static void jb_usecs(struct jbuf *b, long long us)
+{
+	jb_decimal(b, us / 1000000, (long)(us % 1000000));
+}
+
+const char *report_result_name(enum report_result r)
+{
+	switch (r) {
+	case RESULT_EXITED: return "exited";
+	case RESULT_SIGNALED: return "signaled";
+	case RESULT_TIMEOUT: return "timeout";
+	case RESULT_KILLED_AFTER_TIMEOUT: return "killed-after-timeout";
+	case RESULT_KILLED_FROM_OUTSIDE: return "killed-from-outside";
+	case RESULT_OOM_KILLED: return "oom-killed";
+	default: return "failed";
+	}
+}
+
+const char *report_tree_name(enum tree_kill t)
+{
+	switch (t) {
+	case TREE_GROUP: return "group";
+	case TREE_SUBREAPER: return "subreaper";
+	case TREE_CGROUP: return "cgroup";
+	default: return "none";
+	}
+}
+
+static const char *why_name(enum tally_why w)
+{
+	switch (w) {
+	case TALLY_DEADLINE: return "deadline";
+	case TALLY_KILL_AFTER: return "kill-after";
+	case TALLY_LEFTOVERS: return "leftovers";
+	case TALLY_SESSION_END: return "session-end";
+	default: return "forwarded";
+	}
+}
+
+static void put_argv(struct jbuf *b, char *const *argv)
+{
+	if (!argv) {
+		jb_put(b, "null", 4);
+		return;
+	}
+	jb_put(b, "[", 1);
+	for (size_t i = 0; argv[i]; i++) {
+		if (i)
+			jb_put(b, ",", 1);
+		jb_str(b, argv[i]);
+	}
+	jb_put(b, "]", 1);
+}
+
+static void put_identity(struct jbuf *b, const struct report *r)
+{
+	bool first = true;
+
+	if (!r->id_source) {
+		jb_put(b, "null", 4);
+		return;
+	}
+	jb_put(b, "{", 1);
+	jb_key(b, &first, "source");
+	jb_str(b, r->id_source);
+	jb_key(b, &first, "user");
+	jb_str(b, r->user);
+	jb_key(b, &first, "uid");
+	jb_uint(b, r->uid);
+	jb_key(b, &first, "gid");
+	jb_uint(b, r->gid);
+	jb_key(b, &first, "groups");
+	jb_put(b, "[", 1);
+	for (size_t i = 0; i < r->ngroups; i++) {
+		if (i)
+			jb_put(b, ",", 1);
+		jb_uint(b, r->groups[i]);
+	}
+	jb_put(b, "]}", 2);
+}
+
+static void put_cgroup(struct jbuf *b, const struct report *r)
+{
+	bool first = true;
+
+	if (!r->cg_hierarchy) {
+		jb_put(b, "null", 4);
+		return;
+	}
+	jb_put(b, "{", 1);
+	jb_key(b, &first, "hierarchy");
+	jb_str(b, r->cg_hierarchy);
+	jb_key(b, &first, "path");
+	jb_str(b, r->cg_path);
+	jb_key(b, &first, "leaf");
+	jb_str(b, r->cg_leaf);
+	jb_key(b, &first, "uid_group");
+	jb_str(b, r->cg_uid_group);
+	jb_key(b, &first, "weight");
+	if (r->cg_weight)
+		jb_uint(b, r->cg_weight);
+	else
+		jb_put(b, "null", 4);
+	jb_put(b, "}", 1);
+}
+
+static void put_sent(struct jbuf *b, const struct tally *t)
+{
+	jb_put(b, "[", 1);
+	for (unsigned i = 0; t && i < t->nsent; i++) {
+		const struct tally_sent *s = &t->sent[i];
+		bool first = true;
+		jb_put(b, i ? ",{" : "{", i ? 2 : 1);
+		jb_key(b, &first, "signal");
+		jb_sig(b, s->sig);
+		jb_key(b, &first, "at");
+		jb_secs(b, (long long)s->at.tv_sec, s->at.tv_nsec);
+		jb_key(b, &first, "why");
+		jb_str(b, why_name(s->why));
+		jb_key(b, &first, "processes");
+		jb_uint(b, s->procs);
+		jb_put(b, "}", 1);
+	}
+	jb_put(b, "]", 1);
+}
+
+static void put_failed(struct jbuf *b, const struct tally *t)
+{
+	jb_put(b, "[", 1);
+	for (unsigned i = 0; t && i < t->nfailed; i++) {
+		const struct tally_failed *f = &t->failed[i];
+		bool first = true;
+		jb_put(b, i ? ",{" : "{", i ? 2 : 1);
+		jb_key(b, &first, "signal");
+		jb_sig(b, f->sig);
+		jb_key(b, &first, "target");
+		jb_str(b, f->what);
+		jb_key(b, &first, "error");
+		jb_str(b, strerror(f->err));
+		jb_key(b, &first, "errno");
+		jb_int(b, f->err);
+		jb_put(b, "}", 1);
+	}
+	jb_put(b, "]", 1);
+}
+
+/* What the command left running; null where leash could not look. */
+static void put_left(struct jbuf *b, const struct tally *t)
+{
+	if (!t || !t->left_seen) {
+		jb_put(b, "null", 4);
+		return;
+	}
+	jb_put(b, "[", 1);
+	for (unsigned i = 0; i < t->nleft; i++) {
+		bool first = true;
+		jb_put(b, i ? ",{" : "{", i ? 2 : 1);
+		jb_key(b, &first, "pid");
+		jb_int(b, t->left[i].pid);
+		jb_key(b, &first, "name");
+		jb_str(b, t->left[i].name);
+		jb_put(b, "}", 1);
+	}
+	jb_put(b, "]", 1);
+}
+
+static void put_fallbacks(struct jbuf *b, unsigned taken)
+{
+	bool first = true;
+
+	jb_put(b, "[", 1);
+	for (unsigned f = 1; f & FALLBACK_ALL; f <<= 1) {
+		if (!(taken & f))
+			continue;
+		if (!first)
+			jb_put(b, ",", 1);
+		first = false;
+		jb_str(b, fallback_name(f));
+	}
+	jb_put(b, "]", 1);
+}
+
+static void put_fate(struct jbuf *b, bool *first, const struct report *r)
+{
+	bool exited = r->have_status && r->result != RESULT_FAILED &&
+		      !r->signal;
+
+	jb_key(b, first, "result");
+	jb_str(b, report_result_name(r->result));
+	jb_key(b, first, "status");
+	if (exited)
+		jb_int(b, r->status);
+	else
+		jb_put(b, "null", 4);
+	jb_key(b, first, "signal");
+	if (r->have_status && r->signal)
+		jb_sig(b, r->signal);
+	else
+		jb_put(b, "null", 4);
+	jb_key(b, first, "core_dumped");
+	jb_put(b, r->core ? "true" : "false", r->core ? 4 : 5);
+	jb_key(b, first, "exit_status");
+	jb_int(b, r->exit_status);
+	jb_key(b, first, "reraised");
+	jb_put(b, r->reraised ? "true" : "false", r->reraised ? 4 : 5);
+}
+
+static void put_cost(struct jbuf *b, bool *first, const struct report *r)
+{
+	jb_key(b, first, "wall_time");
+	jb_secs(b, (long long)r->wall.tv_sec, r->wall.tv_nsec);
+	jb_key(b, first, "cpu");
+	if (!r->have_cpu) {
+		jb_put(b, "null", 4);
+	} else {
+		bool inner = true;
+		jb_put(b, "{", 1);
+		jb_key(b, &inner, "user");
+		jb_usecs(b, r->user_us);
+		jb_key(b, &inner, "system");
+		jb_usecs(b, r->system_us);
+		jb_key(b, &inner, "source");
+		jb_str(b, r->cpu_source);
+		jb_put(b, "}", 1);
+	}
+}
+
+static void jb_count(struct jbuf *b, long long v)
+{
+	if (v < 0)
+		jb_put(b, "null", 4);
+	else
+		jb_int(b, v);
+}
+
+/* "limits": the values given, null each not given, null without any;
+ * "measured": the leaf's counters, null each the kernel lacks. */
+static void put_limits(struct jbuf *b, bool *first, const struct report *r)
+{
+	bool inner = true;
+
+	jb_key(b, first, "limits");
+	if (!r->memory_max && !r->pids_max && !r->cpu_max) {
+		jb_put(b, "null", 4);
+	} else {
+		jb_put(b, "{", 1);
+		jb_key(b, &inner, "memory_max");
+		jb_str(b, r->memory_max);
+		jb_key(b, &inner, "pids_max");
+		jb_str(b, r->pids_max);
+		jb_key(b, &inner, "cpu_max");
+		jb_str(b, r->cpu_max);
+		jb_put(b, "}", 1);
+	}
+	jb_key(b, first, "measured");
+	if (!r->have_usage) {
+		jb_put(b, "null", 4);
+		return;
+	}
+	inner = true;
+	jb_put(b, "{", 1);
+	jb_key(b, &inner, "memory_peak");
+	jb_count(b, r->memory_peak);
+	jb_key(b, &inner, "oom_kills");
+	jb_count(b, r->oom_kills);
+	jb_key(b, &inner, "pids_peak");
+	jb_count(b, r->pids_peak);
+	jb_key(b, &inner, "cpu_throttled");
+	if (r->throttled_us < 0)
+		jb_put(b, "null", 4);
+	else
+		jb_usecs(b, r->throttled_us);
+	jb_put(b, "}", 1);
+}
+
+int report_format(const struct report *r, struct jbuf *b)
+{
+	const struct tally *t = r->tally;
+	bool first = true;
+
+	jb_put(b, "{", 1);
+	jb_key(b, &first, "argv");
+	put_argv(b, r->argv);
+	jb_key(b, &first, "identity");
+	put_identity(b, r);
+	jb_key(b, &first, "cgroup");
+	put_cgroup(b, r);
+	jb_key(b, &first, "cgroup_reason");
+	jb_str(b, r->cg_hierarchy ? NULL : r->cg_reason);
+	jb_key(b, &first, "tree_kill");
+	jb_str(b, report_tree_name(r->tree_kill));
+	jb_key(b, &first, "pty");
+	jb_put(b, r->pty ? "true" : "false", r->pty ? 4 : 5);
+	jb_key(b, &first, "deadline_from");
+	jb_str(b, r->deadline_from);
+	jb_key(b, &first, "fallbacks");
+	put_fallbacks(b, r->fallbacks);
+	put_fate(b, &first, r);
+	jb_key(b, &first, "signals_sent");
+	put_sent(b, t);
+	jb_key(b, &first, "signals_not_listed");
+	jb_uint(b, t ? t->sent_dropped : 0);
+	jb_key(b, &first, "kills_failed");
+	put_failed(b, t);
+	jb_key(b, &first, "leftovers");
+	put_left(b, t);
+	jb_key(b, &first, "leftovers_not_listed");
+	jb_uint(b, t ? t->left_dropped : 0);
+	jb_key(b, &first, "leftovers_killed");
+	jb_uint(b, t ? t->leftovers : 0);
+	put_cost(b, &first, r);
+	put_limits(b, &first, r);
+	jb_key(b, &first, "error");
+	jb_str(b, r->error);
+	jb_put(b, "}\n", 2);
+	return b->err ? (errno = ENOMEM, -1) : 0;
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: ISC */
+/* report: the --report JSON object, written by hand.  report_format and
+ * report_escape are pure (no I/O, no global state): a fuzzer may call
+ * them with anything.  Strings are escaped so the output is always valid
+ * JSON: '"', '\' and control characters (U+0000..U+001F, U+007F) as
+ * \n \t \" ... or \u00XX; bytes that are no part of valid UTF-8
+ * (overlong forms, surrogates, beyond U+10FFFF, truncated sequences)
+ * each become \ufffd; valid UTF-8 passes unchanged. */
+#ifndef LEASH_REPORT_H
+#define LEASH_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "supervise/supervise.h"
+
+/* A growing output buffer, in its own FIRST bytes until it outgrows
+ * them (a report fits: no allocation, no page touched but the stack's);
+ * on allocation failure ERR is set and the content stops growing.  Start
+ * with jbuf_init; the struct may not be copied while in use. */
+struct jbuf {
+	char *p;
+	size_t len, cap;
+	bool err;
+	char first[2048];
+};
+
+void jbuf_init(struct jbuf *b);
+void jbuf_free(struct jbuf *b);
+
+/* The bytes S[0..N) as the inside of a JSON string (no quotes) into DST
+ * (at most CAP bytes, never terminated); returns the length it needs,
+ * which may exceed CAP (then only CAP bytes were written). */
+size_t report_escape(char *dst, size_t cap, const char *s, size_t n);
+
+enum report_result {
+	RESULT_FAILED,          /* leash itself, or the exec, failed */
+	RESULT_EXITED,
+	RESULT_SIGNALED,
+	RESULT_TIMEOUT,
+	RESULT_KILLED_AFTER_TIMEOUT,
+	RESULT_KILLED_FROM_OUTSIDE,
+	RESULT_OOM_KILLED,      /* SIGKILL from the OOM killer in its leaf */
+};
+
+struct report {
+	char *const *argv;      /* the command's; NULL: not known yet */
+	/* Identity: SOURCE "passwd", "number", "android", or "caller"
+	 * (no -u); NULL: not resolved yet. */
+	const char *id_source;
+	const char *user;       /* NULL: none */
+	uid_t uid;
+	gid_t gid;
+	const gid_t *groups;
+	size_t ngroups;
+	/* Cgroup: HIERARCHY "v1" or "v2", or NULL with REASON. */
+	const char *cg_hierarchy;
+	const char *cg_path;    /* the uid group */
+	const char *cg_leaf;    /* the launch's leaf, or NULL */
+	const char *cg_uid_group;  /* the cpu uid group "created" or "joined";
+				    * NULL: a tracking leaf only */
+	unsigned cg_weight;     /* 0: not set by this run */
+	const char *cg_reason;
+	enum tree_kill tree_kill;
+	bool pty;
+	const char *deadline_from;  /* "option", "LEASH_DEADLINE" or NULL */
+	unsigned fallbacks;     /* enum fallback bits: listed by name */
+	/* What happened. */
+	enum report_result result;
+	bool have_status;       /* STATUS (exited) or SIGNAL (signalled) */
+	int status, signal;
+	bool core;
+	int exit_status;        /* leash's, as its caller sees it */
+	bool reraised;          /* leash dies of the command's signal */
+	const struct tally *tally;  /* NULL: nothing was sent */
+	struct timespec wall;
+	bool have_cpu;
+	const char *cpu_source; /* "cgroup" or "rusage" */
+	long long user_us, system_us;
+	const char *error;      /* leash's own failure, or NULL */
+	/* Limits as their cgroup files took them (NULL: not given), and
+	 * what the leaf measured (HAVE_USAGE; -1 each: no such counter). */
+	const char *memory_max, *pids_max, *cpu_max;
+	bool have_usage;
+	long long memory_peak, oom_kills, pids_peak, throttled_us;
+};
+
+const char *report_result_name(enum report_result r);
+const char *report_tree_name(enum tree_kill t);
+
+/* R as one JSON object and a newline, appended to B.  -1 (ENOMEM) when
+ * B could not grow. */
+int report_format(const struct report *r, struct jbuf *b);
+
+/* The area's other public headers: with this one, its face. */
+#include "report/reportfile.h"
+
+#endif

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: ISC */
+/* spawn: fork from the main thread; the child prepares and execs. */
+#define _GNU_SOURCE
+#include "spawn/spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "spawn/clone3.h"
+#include "spawn/execvp.h"
+#include "diag/diag.h"
+#include "terminal/terminal.h"
+#include "signal/signal.h"
+
+extern char **environ;
+
+/* Tell the parent which step failed, then leave without running atexit
+ * handlers or flushing the parent's stdio buffers. */
+static _Noreturn void child_fail(int fd, int stage, int step, int code)
+{
+	struct spawn_error e = { stage, step, errno };
+	/* ENOSYS from a seccomp trap: the parent names the call. */
+	struct spawn_error trap = { SPAWN_TRAPPED, (int)sigsys_last(), 0 };
+
+	if (e.err == ENOSYS && trap.step >= 0)
+		while (write(fd, &trap, sizeof trap) < 0 && errno == EINTR)
+			;
+	while (write(fd, &e, sizeof e) < 0 && errno == EINTR)
+		;
+	_exit(code);
+}
+
+/* A new session when the uid changes: the command can no longer reach
+ * the caller's terminal (TIOCSTI) as its controlling tty.  Otherwise it
+ * stays in the group leash leads, the terminal's foreground job at a
+ * prompt. */
+static void child_session(const struct plan *p, int fd)
+{
+	/* With a pty, the new session's controlling terminal is its slave:
+	 * job control and /dev/tty work, the caller's terminal is out of
+	 * reach. */
+	if (p->pty && p->pty->master >= 0) {
+		if (pty_attach(p->pty) < 0)
+			child_fail(fd, SPAWN_SESSION, 0, 125);
+		return;
+	}
+	if (p->new_session && setsid() < 0)
+		child_fail(fd, SPAWN_SESSION, 0, 125);
+	if (p->tty_to_null && pty_null_terminals() < 0)
+		child_fail(fd, SPAWN_SESSION, 1, 125);
+}
+
+/* The death signal is cleared by the identity switch, so set it after;
+ * then make sure the parent did not die before it was armed. */
+static void child_pdeathsig(const struct plan *p, pid_t parent, int fd)
+{
+	if (prctl(PR_SET_PDEATHSIG, p->pdeath_signal) < 0)
+		child_fail(fd, SPAWN_PDEATHSIG, 0, 125);
+	if (getppid() != parent) {
+		errno = ESRCH;
+		child_fail(fd, SPAWN_PDEATHSIG, 0, 125);
+	}
+}
+
+/* A fallback the child took (a refused keyctl): the parent's report
+ * names it too.  The exec goes on. */
+static void child_note(int fd, unsigned taken)
+{
+	struct spawn_error e = { SPAWN_NOTE, (int)taken, 0 };
+
+	while (write(fd, &e, sizeof e) < 0 && errno == EINTR)
+		;
+}
+
+/* With a pty, the command runs under a monitor (lib/terminal/ptymon.c) that
+ * stays root and dies with leash; returns the command's parent. */
+static pid_t child_monitor(const struct plan *p, pid_t parent, int fd)
+{
+	pid_t monitor;
+
+	if (!p->pty || p->pty->master < 0)
+		return parent;
+	child_pdeathsig(p, parent, fd);
+	close(p->pty->master);
+	if (ptymon_start(p->pty->slave, fd, &monitor) < 0)
+		child_fail(fd, SPAWN_SESSION, 0, 125);
+	return monitor;
+}
+
+static _Noreturn void child_run(const struct plan *p, const sigset_t *mask,
+				pid_t parent, int fd, bool born)
+{
+	enum ident_step step = 0;
+	enum cgroup_step cstep = 0;
+	unsigned had = fallback_taken;
+	sigset_t caller_mask = *mask;
+
+	/* leash ignores these so a background job cannot stop it. */
+	signal(SIGTTIN, SIG_DFL);
+	signal(SIGTTOU, SIG_DFL);
+	child_session(p, fd);
+	/* Join while still root: the groups are not the target's to write. */
+	if (p->cg.active && cgroup_join_step(&p->cg, born, &cstep) < 0)
+		child_fail(fd, SPAWN_CGROUP, (int)cstep, 125);
+	parent = child_monitor(p, parent, fd);
+	if (ident_apply(&p->id, &step) < 0)
+		child_fail(fd, SPAWN_IDENT, (int)step, 125);
+	if (fallback_taken != had)
+		child_note(fd, fallback_taken & ~had);
+	child_pdeathsig(p, parent, fd);
+	if (p->chdir && workdir_enter(p->chdir, &p->chdir_fallback) < 0)
+		child_fail(fd, SPAWN_CHDIR, 0, 125);
+	/* Last: the caller's mask and SIGSYS, so nothing of leash's leaks
+	 * (a trap from here on is fatal again, as it is for the command). */
+	sigsys_for_exec(&caller_mask);
+	if (sigprocmask(SIG_SETMASK, &caller_mask, NULL) < 0)
+		child_fail(fd, SPAWN_SIGMASK, 0, 125);
+	exec_command(p->file, p->argv, p->envp ? p->envp : environ);
+	child_fail(fd, SPAWN_EXEC, 0, errno == ENOENT ? 127 : 126);
+}
+
+/* Born in the leaf where the kernel can (clone3 into its directory: no
+ * migration, no write to cgroup.procs), else fork and let the child
+ * join.  ENOENT: the leaf was removed under us, make it again; any other
+ * error (no clone3 here: ENOSYS, EPERM, E2BIG; or a refusal the join
+ * will name) takes the fork path. */
+static pid_t spawn_fork(struct plan *plan, bool *born)
+{
+	for (int i = 0; i < 32; i++) {
+		int leaf = cgroup_birth_fd(&plan->cg);
+		pid_t pid;
+
+		if (leaf < 0)
+			break;
+		pid = clone3_into(leaf);
+		if (pid >= 0) {
+			*born = true;
+			return pid;
+		}
+		if (errno != ENOENT) {
+			fallback_take(FALLBACK_CLONE3, errno, "fork, then the "
+				      "child joins its leaf");
+			break;
+		}
+		if (cgroup_birth_lost(&plan->cg) < 0)
+			break;
+	}
+	*born = false;
+	return fork();
+}
+
+int spawn_start(struct plan *plan, const sigset_t *orig_mask,
+		struct child *c)
+{
+	int fds[2];
+	bool born;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -1;
+	/* fork, not vfork: a vfork parent sleeps until the child execs, so
+	 * a child stopped by the target user or blocked in chdir/execve on
+	 * a hung mount would freeze leash (no deadline, no forwarding); and
+	 * a child running as the target must not share root's memory.  No
+	 * other thread exists yet (the waiter starts after spawn), so
+	 * musl's set*id calls in the child act on it alone, and clone3
+	 * needs none of fork's lock handling (lib/spawn/clone3.c). */
+	c->pid = spawn_fork(plan, &born);
+	if (c->pid < 0) {
+		int err = errno;
+		close(fds[0]);
+		close(fds[1]);
+		return errno = err, -1;
+	}
+	if (c->pid == 0) {
+		close(fds[0]);
+		child_run(plan, orig_mask, plan->self, fds[1], born);
+	}
+	close(fds[1]);
+	c->errfd = fds[0];
+	return 0;
+}
+
+int spawn_result(struct child *c, struct spawn_error *e)
+{
+	ssize_t n;
+
+	/* Notes first, if any; then a failure, or the end (the exec). */
+	do {
+		while ((n = read(c->errfd, e, sizeof *e)) < 0 && errno == EINTR)
+			;
+		if (n == (ssize_t)sizeof *e && e->stage == SPAWN_NOTE)
+			fallback_taken |= (unsigned)e->step & FALLBACK_ALL;
+		if (n == (ssize_t)sizeof *e && e->stage == SPAWN_TRAPPED)
+			sigsys_note(e->step);
+	} while (n == (ssize_t)sizeof *e &&
+		 (e->stage == SPAWN_NOTE || e->stage == SPAWN_TRAPPED));
+	close(c->errfd);
+	c->errfd = -1;
+	if (n != (ssize_t)sizeof *e)
+		e->stage = 0;
+	return n == (ssize_t)sizeof *e;
+}

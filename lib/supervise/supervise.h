@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: ISC */
+/* supervise: from the fork to the reap, one loop in the main thread.
+ *
+ * Promises: it waits for {child exited, deadline, signal to forward,
+ * pty bytes, adopted children}, each a source with one fd (waiter,
+ * timer, signalfd, relay, reaper); it sends signals only while the
+ * child is unreaped and reaps it exactly once, so kill() never reaches
+ * a recycled pid; from the deadline plus -k on, nothing it does waits
+ * on the target, its leftovers or the caller's terminal, and it is done
+ * within 100 ms of the KILL.  What it did is kept in a tally (tally.h)
+ * for the report.  Never: a signal to a pid it may have reaped, a wait
+ * without a bound after the deadline. */
+#ifndef LEASH_SUPERVISE_H
+#define LEASH_SUPERVISE_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "spawn/spawn.h"
+#include "supervise/tally.h"
+#include "supervise/waiter.h"
+
+struct sigstate {
+	sigset_t orig_mask;     /* the caller's mask, restored in the child */
+	sigset_t handled;       /* blocked and read from a signalfd */
+};
+
+/* Before fork: with PLAN->subreaper SIGCHLD is blocked too (the
+ * reaper reads it).  Leash leads its own process group when PLAN asks (GNU's
+ * setpgid(0, 0)), SIGCHLD to default, TTIN/TTOU ignored, every
+ * terminating signal not ignored at start blocked, and SIGALRM and the
+ * deadline signal blocked even when they were ignored; but SIGSYS, never
+ * blocked, which lib/signal/sigsys.c hands to the loop.  -1 with errno. */
+int supervise_prepare(const struct plan *plan, struct sigstate *ss);
+
+/* With a pty: also read SIGCHLD (the command stopped), SIGWINCH, SIGTSTP
+ * and SIGCONT from the signalfd.  -1 with errno. */
+int supervise_watch_terminal(struct sigstate *ss);
+
+struct outcome {
+	int code;               /* CLD_EXITED, CLD_KILLED or CLD_DUMPED */
+	int status;             /* exit status or signal number */
+	bool timed_out;         /* the first signal was sent by the deadline */
+	bool sent_kill;         /* KILL is due to leash's own group, as GNU's
+				 * went there and so to timeout itself */
+	bool sent_kill_after;   /* the -k KILL was sent */
+	int ended_by;           /* the end signal that ended the session, 0 */
+	struct tally tally;     /* signals sent, kills failed, leftovers */
+	/* CPU of the whole tree, set by run_plan when plan->account. */
+	long long user_us, system_us;
+	const char *cpu_from;   /* "cgroup", "rusage", or NULL: unknown */
+	/* What the leaf measured (cgroup_usage), set with the CPU when
+	 * there is a leaf; HAVE_USAGE false: no leaf, nothing read. */
+	struct cgroup_usage usage;
+	bool have_usage;
+};
+
+/* Watch C until it exits, applying PLAN's deadline; the one reap. */
+int supervise(const struct plan *plan, const struct sigstate *ss,
+	      enum waiter_kind kind, struct child *c, struct outcome *out);
+
+/* The area's other public headers: with this one, its face. */
+#include "supervise/reaper.h"
+
+#endif

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: ISC */
+/* sys: what a libc would give, made small or exact for a static leash,
+ * and the readers of the kernel's files.  It knows no area of leash (no
+ * plan, no cgroup, no signal policy) and includes none.
+ *
+ * Promises: every function here is async-signal-safe unless its header
+ * says otherwise (the forked child calls them), allocates nothing but
+ * from arena, and returns -1 with errno (or a documented value) instead
+ * of exiting or printing.
+ *
+ *   readfile   a small /proc or cgroupfs file read whole, no stdio
+ *   format     printf without floating point (the static build's)
+ *   small      qsort and strstr smaller than musl's
+ *   arena      leash's malloc (no header: it is malloc)
+ *   quote      an operand quoted as GNU's quote() does
+ *   decpoint   the caller's locale's decimal point (glibc's files)
+ *   opt        getopt_long with glibc's behaviour and messages
+ *   nr         the system call numbers some libcs lack, defined once
+ *   sysname    a system call's name from its number, for a message */
+#ifndef LEASH_SYS_H
+#define LEASH_SYS_H
+
+#include "sys/decpoint.h"
+#include "sys/format.h"
+#include "sys/nr.h"
+#include "sys/opt.h"
+#include "sys/quote.h"
+#include "sys/readfile.h"
+#include "sys/small.h"
+#include "sys/sysname.h"
+
+#endif
