@@ -224,9 +224,8 @@ static void limits(struct report *r)
 {
 	const struct cgroup_plan *cg = &ac.plan->cg;
 
-	r->memory_max = given(cg->memory_max);
-	r->pids_max = given(cg->pids_max);
-	r->cpu_max = given(cg->cpu_max);
+	for (int i = 0; i < CGROUP_NLIMITS; i++)
+		r->limits[i] = given(cg->limits[i]);
 }
 
 /* What the leaf measured. */
@@ -243,7 +242,7 @@ static void usage(struct report *r, const struct outcome *out)
 
 static void wall(struct report *r)
 {
-	r->wall = timespec_since(&cmd_started);
+	r->wall = timespec_since(run_started());
 }
 
 /* "TERM to 3 processes, KILL to 1 process" from the tally. */
@@ -303,7 +302,7 @@ static void say_usage(char *buf, size_t size, const struct report *r)
 	size_t at = 0;
 
 	buf[0] = '\0';
-	if (!r->have_usage || !(r->memory_max || r->pids_max || r->cpu_max))
+	if (!r->have_usage || !report_limited(r))
 		return;
 	if (r->memory_peak >= 0)
 		at += (size_t)snprintf(buf + at, size - at, ", memory peak "
@@ -315,7 +314,7 @@ static void say_usage(char *buf, size_t size, const struct report *r)
 	if (r->pids_peak >= 0 && at < size)
 		at += (size_t)snprintf(buf + at, size - at, ", pids peak %lld",
 				       r->pids_peak);
-	if (r->throttled_us >= 0 && r->cpu_max && at < size)
+	if (r->throttled_us >= 0 && r->limits[CGROUP_LIMIT_CPU] && at < size)
 		snprintf(buf + at, size - at, ", throttled %lld.%02lld s",
 			 r->throttled_us / 1000000,
 			 r->throttled_us % 1000000 / 10000);

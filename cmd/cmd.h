@@ -16,9 +16,11 @@ enum {
 	EXIT_ENOENT = 127,
 };
 
-/* CLOCK_MONOTONIC when main() began: the deadline's origin, so that
- * parsing, user lookup, the cgroup and the fork are inside DURATION. */
-extern struct timespec cmd_started;
+/* main's first step: now on LEASH_CLOCK is the deadline's origin, so
+ * that parsing, user lookup, the cgroup and the fork are inside
+ * DURATION; run_started gives it back (run_plan sets plan->started). */
+void run_clock_start(void);
+const struct timespec *run_started(void);
 
 int leash_main(int argc, char **argv);
 int timeout_main(int argc, char **argv);

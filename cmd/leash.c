@@ -42,13 +42,11 @@ static const struct personality *personality_find(const char *argv0)
 	return &personalities[0];
 }
 
-struct timespec cmd_started;
-
 int main(int argc, char **argv)
 {
 	/* Before any call a seccomp filter may trap (even the clock's). */
 	sigsys_catch();
-	clock_now(TIMER_CLOCK, &cmd_started);
+	run_clock_start();
 	if (argc < 1 || !argv[0])
 		return EXIT_ENOENT;
 	const struct personality *p = personality_find(argv[0]);

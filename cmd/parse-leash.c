@@ -16,7 +16,8 @@
 enum {
 	OPT_PRESERVE = 256, OPT_FOREGROUND, OPT_PTY, OPT_NO_PTY, OPT_KEEP_CAPS, OPT_NNP, OPT_CGROUP,
 	OPT_WEIGHT, OPT_CGROUP_ROOT, OPT_KILL_LEFTOVERS, OPT_NO_NSS, OPT_REPORT,
-	OPT_REPORT_FD, OPT_MEMORY_MAX, OPT_PIDS_MAX, OPT_CPU_MAX,
+	OPT_REPORT_FD,
+	OPT_LIMIT,      /* + enum cgroup_limit: a row of CGROUP_LIMITS each */
 };
 
 static const struct opt_long leash_longs[] = {
@@ -42,9 +43,10 @@ static const struct opt_long leash_longs[] = {
 	{ "cpu-weight", OPT_REQUIRED, OPT_WEIGHT },
 	{ "cgroup-root", OPT_REQUIRED, OPT_CGROUP_ROOT },
 	{ "kill-leftovers", OPT_NONE, OPT_KILL_LEFTOVERS },
-	{ "memory-max", OPT_REQUIRED, OPT_MEMORY_MAX },
-	{ "pids-max", OPT_REQUIRED, OPT_PIDS_MAX },
-	{ "cpu-max", OPT_REQUIRED, OPT_CPU_MAX },
+#define LIMIT_OPTION(id, option, ...) \
+	{ &option[2], OPT_REQUIRED, OPT_LIMIT + CGROUP_LIMIT_##id },
+	CGROUP_LIMITS(LIMIT_OPTION)
+#undef LIMIT_OPTION
 	{ "report", OPT_REQUIRED, OPT_REPORT },
 	{ "report-fd", OPT_REQUIRED, OPT_REPORT_FD },
 	{ "help", OPT_NONE, 'h' },
@@ -98,26 +100,18 @@ static int parse_weight(const char *s, struct cgroup_plan *cg,
 	return PARSE_RUN;
 }
 
-/* --memory-max, --pids-max, --cpu-max: one line and 125 when malformed
- * (the value is the user's: quoted). */
+/* --memory-max, --pids-max, --cpu-max (limit.h's rows): one line and
+ * 125 when malformed (the value is the user's: quoted). */
 static int parse_limit(int c, const char *arg, struct cgroup_plan *cg,
 		       struct parse_error *e)
 {
-	const char *why, *name;
-	char *out;
+	const struct limit_row *l = &limit_rows[c - OPT_LIMIT];
+	char *out = cg->limits[c - OPT_LIMIT];
+	const char *why = l->spell(arg, out);
 
-	if (c == OPT_MEMORY_MAX)
-		name = "--memory-max", out = cg->memory_max,
-		why = limit_memory(arg, out);
-	else if (c == OPT_PIDS_MAX)
-		name = "--pids-max", out = cg->pids_max,
-		why = limit_pids(arg, out);
-	else
-		name = "--cpu-max", out = cg->cpu_max,
-		why = limit_cpu(arg, out);
 	if (why) {
 		out[0] = '\0';
-		parse_say(e, "invalid %s %s: %s", name, diag_quote(arg), why);
+		parse_say(e, "invalid %s %s: %s", l->option, diag_quote(arg), why);
 		e->status = 125;
 		return PARSE_ERROR;
 	}
@@ -204,14 +198,14 @@ static int leash_option(int c, const char *arg, struct plan *p,
 		p->cg.asked = o->root_asked = p->cg_root_asked = true;
 		break;
 	case OPT_KILL_LEFTOVERS: p->cg.kill_leftovers = true; p->cg.asked = true; break;
-	case OPT_MEMORY_MAX:
-	case OPT_PIDS_MAX:
-	case OPT_CPU_MAX: return parse_limit(c, arg, &p->cg, e);
 	case OPT_REPORT: return parse_report(false, arg, o, e);
 	case OPT_REPORT_FD: return parse_report(true, arg, o, e);
 	case 'h': return PARSE_HELP;
 	case 'V': return PARSE_VERSION;
-	default: return leash_usage_error(e);
+	default:
+		if (c >= OPT_LIMIT && c < OPT_LIMIT + CGROUP_NLIMITS)
+			return parse_limit(c, arg, &p->cg, e);
+		return leash_usage_error(e);
 	}
 	return PARSE_RUN;
 }

@@ -31,6 +31,18 @@
  * among the standard descriptors still calls for it.  None to be had: a
  * session without a terminal, its terminal descriptors /dev/null, and
  * one warning; never the caller's terminal shared. */
+static struct timespec started;
+
+void run_clock_start(void)
+{
+	clock_now(LEASH_CLOCK, &started);
+}
+
+const struct timespec *run_started(void)
+{
+	return &started;
+}
+
 static void terminal_prepare(struct plan *plan, struct sigstate *ss, uid_t uid)
 {
 	static struct pty pty;
@@ -123,12 +135,10 @@ static void cgroup_say_dropped(const struct plan *plan, bool refused)
 /* One process left in the leaf, by pid and name. */
 static void left_in_leaf(pid_t pid, void *tally)
 {
-	char path[32], name[32] = "";
+	struct proc_stat st;
 
-	snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
-	if (readfile_at(AT_FDCWD, path, name, sizeof name) > 0)
-		name[strcspn(name, "\n")] = '\0';
-	tally_left_add(tally, pid, name);
+	tally_left_add(tally, pid, proc_stat_read(AT_FDCWD, pid, &st) == 0 ?
+				   st.name : "");
 }
 
 /* What the command left running in its leaf, which after the reap holds
@@ -142,11 +152,11 @@ static void leaf_leftovers(const struct plan *plan, struct tally *t)
 	unsigned n;
 
 	t->left_seen = true;
-	if (cgfs_key(cg->leaf_fd, "cgroup.events", "populated") != 1)
+	if (cgroup_populated(cg) != 1)
 		return;
 	if (t->nsent)
-		cgfs_wait_event(cg->leaf_fd, "populated", 0, 100);
-	cgfs_each_pid(cg->leaf_fd, left_in_leaf, t);
+		cgroup_wait_empty(cg, 100);
+	cgroup_each_pid(cg, left_in_leaf, t);
 	n = t->nleft + t->left_dropped;
 	if (!cg->kill_leftovers || !n)
 		return;
@@ -164,15 +174,13 @@ static void account_tree(const struct plan *plan, struct outcome *out)
 
 	if (!plan->account)
 		return;
-	if (cg->active && cg->leaf[0] && cg->leaf_fd >= 0) {
+	if (cgroup_has_leaf(cg)) {
 		leaf_leftovers(plan, &out->tally);
 		cgroup_usage(cg, &out->usage);
 		out->have_usage = true;
-		long u = cgfs_key(cg->leaf_fd, "cpu.stat", "user_usec");
-		long sy = cgfs_key(cg->leaf_fd, "cpu.stat", "system_usec");
-		if (u >= 0 && sy >= 0) {
-			out->user_us = u;
-			out->system_us = sy;
+		if (out->usage.user_us >= 0 && out->usage.system_us >= 0) {
+			out->user_us = out->usage.user_us;
+			out->system_us = out->usage.system_us;
 			out->cpu_from = "cgroup";
 			return;
 		}
@@ -194,7 +202,7 @@ static int run_once(struct plan *plan, struct outcome *out,
 	const char *what = "cgroup";
 
 	err->stage = 0;
-	plan->started = cmd_started;
+	plan->started = *run_started();
 	plan->self = getpid();
 	if (waiter_kind_from_env(&kind) < 0) {
 		diag_warn("invalid LEASH_WAIT %s: use thread, pidfd or poll",
@@ -229,7 +237,8 @@ static int run_once(struct plan *plan, struct outcome *out,
 		 * the relay's bytes do: a stalled terminal loses them, never
 		 * holds leash (a failed copy: standard error, as before). */
 		if (plan->pty->std_mask & 4)
-			diag_use_fd(plan->pty->wr);
+			diag_use_fd(plan->pty->wr, RELAY_LINE_WAIT_MS,
+				    RELAY_LINE_TRIES);
 		/* After the signals are blocked: no signal can end us while
 		 * the caller's terminal is raw. */
 		pty_raw(plan->pty);
@@ -280,7 +289,7 @@ static int deadline_prepare(struct plan *plan)
 
 	plan->deadline = (struct timespec){ 0, 0 };
 	if (!duration_is_zero(&plan->duration)) {
-		plan->deadline = cmd_started;
+		plan->deadline = *run_started();
 		timespec_add(&plan->deadline, &plan->duration);
 	}
 	switch (v ? budget_parse(v, &inherited) : BUDGET_OK) {

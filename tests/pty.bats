@@ -305,6 +305,38 @@ EOF
 	cmp "$TMP/before" "$TMP/stopped"
 }
 
+@test "pty: a stop on a slow terminal loses no output: what it had not taken comes after fg, in order" {
+	# 4000 numbered lines (27 KiB) to a terminal that stopped reading:
+	# the caller's pty queue fills up, and leash holds what it read last
+	# (up to RELAY_OUT bytes, terminal/relay.h) that the terminal has not
+	# taken when the command stops itself.  They are kept, not dropped:
+	# after fg every line arrives, each once and in order (before, what
+	# leash held was lost).  A stop by ^Z typed at that moment loses what
+	# the inner pty held, as on any terminal: its line discipline flushes
+	# its output queue on ^Z and ^C (stty noflsh keeps it), before leash
+	# sees anything.
+	on_pty <<EOF
+timeout 30
+line "$LEASH" -u "$U_NAME" --pty -- sh -c 'i=0; while [ \$i -lt 4000 ]; do i=\$((i+1)); echo "n:\$i"; done; kill -STOP \$\$; echo do""ne; exec cat'
+stall 2
+expect Stopped
+expect $PROMPT
+line fg
+mode raw
+expect done
+key ^D
+expect $PROMPT
+line echo s''t:\$?
+expect st:0
+EOF
+	tr -d '\r' <"$TMP/screen" | grep -aoE '^n:[0-9]+' | cut -d: -f2 >"$TMP/got"
+	seq 1 4000 >"$TMP/want"
+	cmp "$TMP/want" "$TMP/got" || {
+		echo "lines lost or out of order: $(comm -23 <(sort "$TMP/want") <(sort "$TMP/got") | wc -l) missing" >&2
+		false
+	}
+}
+
 @test "pty: TSTP to leash from outside stops the command in its pty, then leash; fg resumes both" {
 	# No job control in sh: leash is in the foreground group, with the
 	# terminal as stdin.  TSTP once cat runs (before, it would stop the

@@ -99,13 +99,15 @@ long cgfs_key(int at, const char *file, const char *key)
 	return -1;
 }
 
-static long cgfs_ms_since(const struct timespec *t0)
+long long cgfs_number(int at, const char *file)
 {
-	struct timespec t;
+	char buf[32], *end;
+	long long v;
 
-	clock_now(CLOCK_MONOTONIC, &t);
-	return (t.tv_sec - t0->tv_sec) * 1000 +
-	       (t.tv_nsec - t0->tv_nsec) / 1000000;
+	if (readfile_at(at, file, buf, sizeof buf) <= 0)
+		return -1;
+	v = strtoll(buf, &end, 10);
+	return end != buf && (*end == '\n' || !*end) ? v : -1;
 }
 
 /* cgroup.events raises POLLPRI on every change, so we sleep in poll()
@@ -131,7 +133,7 @@ int cgfs_wait_event(int dir, const char *key, long want, int ms)
 	p.events = POLLPRI;
 	clock_now(CLOCK_MONOTONIC, &t0);
 	while (cgfs_key(dir, "cgroup.events", key) != want) {
-		left = ms - cgfs_ms_since(&t0);
+		left = ms - clock_ms_since(CLOCK_MONOTONIC, &t0);
 		if (left <= 0) {
 			close(p.fd);
 			errno = ETIMEDOUT;
@@ -274,39 +276,9 @@ int cgfs_rmdir(int at, const char *name, int ms)
 	while (unlinkat(at, name, AT_REMOVEDIR) < 0) {
 		if (errno == ENOENT)
 			return 0;
-		if (errno != EBUSY || cgfs_ms_since(&t0) >= ms)
+		if (errno != EBUSY || clock_ms_since(CLOCK_MONOTONIC, &t0) >= ms)
 			return -1;
 		nanosleep(&pause, NULL);
 	}
 	return 0;
-}
-
-unsigned long long cgfs_proc_start(pid_t pid, char *state)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long start = 0;
-
-	*state = '\0';
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	if (readfile_at(AT_FDCWD, path, buf, sizeof buf) <= 0)
-		return 0;
-	/* The command name may hold spaces and parens: skip to the last ')'
-	 * then the state (3) and fields 4..21 to reach the start time (22). */
-	p = strrchr(buf, ')');
-	if (!p || !p[1])
-		return 0;
-	p++;
-	*state = p[1];
-	for (int i = 0; i < 19 && p; i++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		start = strtoull(p + 1, NULL, 10);
-	return start;
-}
-
-unsigned long long cgfs_starttime(pid_t pid)
-{
-	char state;
-
-	return cgfs_proc_start(pid, &state);
 }

@@ -33,6 +33,10 @@ int cgfs_write(int at, const char *file, const char *val);
 /* The value of KEY in a "key value" file such as cgroup.events, or -1. */
 long cgfs_key(int at, const char *file, const char *key);
 
+/* A file holding one number (memory.peak, cgroup.freeze), or -1:
+ * strtoll, as cgfs_key's long is 32 bits on some targets and
+ * memory.peak is not. */
+long long cgfs_number(int at, const char *file);
 /* Wait until KEY in DIR/cgroup.events reads WANT, at most MS ms.
  * 0 when it does, -1 with ETIMEDOUT (or the open error). */
 int cgfs_wait_event(int dir, const char *key, long want, int ms);
@@ -48,11 +52,5 @@ void cgfs_rmdir_below(int dir);
 
 /* rmdir AT/NAME, retrying EBUSY for at most MS ms; ENOENT counts as done. */
 int cgfs_rmdir(int at, const char *name, int ms);
-
-/* Start time of PID (field 22 of /proc/PID/stat), 0 when it is gone. */
-unsigned long long cgfs_starttime(pid_t pid);
-/* The same, and its state letter (field 3: 'Z' for a zombie) in *STATE
- * ('\0' when it is gone). */
-unsigned long long cgfs_proc_start(pid_t pid, char *state);
 
 #endif

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: ISC */
-/* cglimit: the limits on the leaf (memory.max, pids.max, cpu.max), with
- * their controllers enabled down leash's own path, and what the leaf
- * measured.  Between cgplan and cgbuild: cgroup_prepare applies them to
- * the leaf it made, before any process is in it. */
+/* cglimit: the limits on the leaf (limit.h's rows: memory.max, pids.max,
+ * cpu.max), with their controllers enabled down leash's own path.
+ * Between cgplan and cgbuild: cgroup_prepare applies them to the leaf it
+ * made, before any process is in it (what the leaf measured: leaf.c). */
 #define _GNU_SOURCE
 #include "cgroup/internal.h"
 
@@ -17,31 +17,11 @@
 #include "diag/diag.h"
 #include "cgroup/mountinfo.h"
 
-struct cg_limit {
-	const char *option, *controller, *file;
-	size_t at;              /* offset of the value in the plan */
-};
-
-static const struct cg_limit cg_limits[] = {
-	{ "--memory-max", "memory", "memory.max",
-	  offsetof(struct cgroup_plan, memory_max) },
-	{ "--pids-max", "pids", "pids.max",
-	  offsetof(struct cgroup_plan, pids_max) },
-	{ "--cpu-max", "cpu", "cpu.max",
-	  offsetof(struct cgroup_plan, cpu_max) },
-};
-
-static const char *cg_limit_value(const struct cgroup_plan *cg,
-				  const struct cg_limit *l)
-{
-	return (const char *)cg + l->at;
-}
-
 const char *cgroup_limit_option(const struct cgroup_plan *cg)
 {
-	for (size_t i = 0; i < sizeof cg_limits / sizeof *cg_limits; i++)
-		if (*cg_limit_value(cg, &cg_limits[i]))
-			return cg_limits[i].option;
+	for (int i = 0; i < CGROUP_NLIMITS; i++)
+		if (cg->limits[i][0])
+			return limit_rows[i].option;
 	return NULL;
 }
 
@@ -109,7 +89,7 @@ static const char *cg_why_absent(const char *dir, const char *ctl,
 }
 
 /* CTL in DIR's cgroup.subtree_control, DIR being leash's: R or below. */
-static int cg_enable_in(struct cgroup_plan *cg, const struct cg_limit *l,
+static int cg_enable_in(struct cgroup_plan *cg, const struct limit_row *l,
 			const char *dir)
 {
 	char plus[24];
@@ -135,7 +115,7 @@ static int cg_enable_in(struct cgroup_plan *cg, const struct cg_limit *l,
  * writes nothing above R), then each group from R down to the leaf's
  * parent passes it on.  A controller enabled here stays: it is leash's
  * own path, and the next launch needs it too. */
-static int cg_reach(struct cgroup_plan *cg, const struct cg_limit *l)
+static int cg_reach(struct cgroup_plan *cg, const struct limit_row *l)
 {
 	char dir[CGROUP_PATH_MAX], hint[96];
 	const char *top = cg->leaf_top, *rest = cg->leaf_uid + strlen(top);
@@ -172,9 +152,9 @@ static int cg_reach(struct cgroup_plan *cg, const struct cg_limit *l)
 /* Every limit given, on the leaf just made (nothing in it yet). */
 int cg_limit_apply(struct cgroup_plan *cg)
 {
-	for (size_t i = 0; i < sizeof cg_limits / sizeof *cg_limits; i++) {
-		const struct cg_limit *l = &cg_limits[i];
-		const char *v = cg_limit_value(cg, l);
+	for (int i = 0; i < CGROUP_NLIMITS; i++) {
+		const struct limit_row *l = &limit_rows[i];
+		const char *v = cg->limits[i];
 
 		if (!*v)
 			continue;
@@ -191,30 +171,4 @@ int cg_limit_apply(struct cgroup_plan *cg)
 		cg_note(cg, "cgroup: %s %s", l->file, v);
 	}
 	return 0;
-}
-
-/* A single number file, or -1: strtoll, as cgfs_key's long is 32 bits
- * on some targets and memory.peak is not. */
-static long long cg_number(int at, const char *file)
-{
-	char buf[32], *end;
-	long long v;
-
-	if (readfile_at(at, file, buf, sizeof buf) <= 0)
-		return -1;
-	v = strtoll(buf, &end, 10);
-	return end != buf && (*end == '\n' || !*end) ? v : -1;
-}
-
-void cgroup_usage(const struct cgroup_plan *cg, struct cgroup_usage *u)
-{
-	int fd = cg->leaf[0] ? cg->leaf_fd : -1;
-
-	u->memory_peak = u->oom_kills = u->pids_peak = u->throttled_us = -1;
-	if (fd < 0)
-		return;
-	u->memory_peak = cg_number(fd, "memory.peak");
-	u->oom_kills = cgfs_key(fd, "memory.events", "oom_kill");
-	u->pids_peak = cg_number(fd, "pids.peak");
-	u->throttled_us = cgfs_key(fd, "cpu.stat", "throttled_usec");
 }

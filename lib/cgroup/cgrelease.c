@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* cgrelease: signal the leaf (frozen meanwhile: cg_freeze) and kill it,
+/* cgrelease: signal the leaf (held still meanwhile: cg_hold_fd) and kill it,
  * then remove it and sweep stale leaves. */
 #define _GNU_SOURCE
 #include "cgroup/internal.h"
@@ -16,6 +16,7 @@
 
 #include "cgroup/cgfs.h"
 #include "diag/diag.h"
+#include "sys/sys.h"
 
 /* What the parent sent the leaf: the release waits for it to empty,
  * briefly after a catchable signal (its handlers may run on), longer
@@ -26,8 +27,9 @@ static int cg_wait_ms;
  * (gone, or a zombie its parent has not reaped: a leash killed with
  * SIGKILL), or belongs to a process started after the leaf was made
  * (pid reuse; the start time in /proc counts clock ticks since boot, as
- * CLOCK_BOOTTIME).  The name is run_<pid>_<stamp>, or run_<pid>_<stamp>_<k>
- * when the first name was taken (cg_make_leaf). */
+ * CLOCK_BOOTTIME does, and the stamp is on LEASH_CLOCK, which is that
+ * clock: time/clock.h).  The name is run_<pid>_<stamp>, or
+ * run_<pid>_<stamp>_<k> when the first name was taken (cg_make_leaf). */
 static bool cg_leaf_stale(const char *name)
 {
 	unsigned long long stamp, start;
@@ -46,7 +48,7 @@ static bool cg_leaf_stale(const char *name)
 		strtoul(end + 1, &end, 10);
 	if (*end)
 		return false;
-	start = cgfs_proc_start(pid, &state);
+	start = proc_start(pid, &state);
 	if (!start || state == 'Z' || state == 'X')
 		return true;
 	return hz > 0 && start * (1000000000ULL / (unsigned long long)hz) >
@@ -104,25 +106,13 @@ static void cg_kill_pid(pid_t pid, void *arg)
 		s->err = errno;
 }
 
-/* A frozen leaf cannot fork, and its members cannot exit and free
- * their pids while we walk cgroup.procs; a member stuck in the kernel
- * may delay the freeze, so the wait is bounded and we go on anyway. */
-static bool cg_freeze(int leaf)
-{
-	if (cgfs_write(leaf, "cgroup.freeze", "1") < 0)
-		return false;
-	cgfs_wait_event(leaf, "frozen", 1, 100);
-	return true;
-}
-
 static int cg_signal_fd(int leaf, int sig, pid_t skip)
 {
 	struct cg_sig s = { sig, skip, 0 };
-	bool frozen = cg_freeze(leaf);
+	int hold = cg_hold_fd(leaf);
 	int n = cgfs_each_pid(leaf, cg_kill_pid, &s), err = errno;
 
-	if (frozen)
-		cgfs_write(leaf, "cgroup.freeze", "0");
+	cg_unhold_fd(leaf, hold);
 	if (n < 0)
 		return errno = err, -1;
 	if (s.err) {
@@ -164,15 +154,6 @@ int cgroup_signal(const struct cgroup_plan *cg, int sig)
 	if (!cg->active || !cg->leaf[0])
 		return 0;
 	return cg_signal_leaf(cg, sig, cg->child);
-}
-
-int cgroup_freeze(const struct cgroup_plan *cg, bool on)
-{
-	if (!cg->active || !cg->leaf[0] || cg->leaf_fd < 0)
-		return errno = ENOENT, -1;
-	if (!on)
-		return cgfs_write(cg->leaf_fd, "cgroup.freeze", "0");
-	return cg_freeze(cg->leaf_fd) ? 0 : -1;
 }
 
 static int cg_kill_fd(int leaf, int sig, pid_t skip)

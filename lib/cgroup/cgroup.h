@@ -26,6 +26,8 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "cgroup/limit.h"
+
 /* PATH_MAX without depending on the feature macros of the includer. */
 #define CGROUP_PATH_MAX 4096
 
@@ -43,19 +45,18 @@ struct cgroup_plan {
 				 * NULL: the default */
 	unsigned weight;        /* --cpu-weight 1..10000, 0 when not given */
 	bool kill_leftovers;
-	/* Limits on the leaf, as memory.max, pids.max and cpu.max take
-	 * them (limit.h); "" when not given.  Any one makes a leaf
+	/* Limits on the leaf, a row each of limit.h's CGROUP_LIMITS, as
+	 * its file takes them; "" when not given.  Any one makes a leaf
 	 * necessary, in cgroup2, and each must be applied or the launch
 	 * fails (cgroup_limited). */
-	char memory_max[48];
-	char pids_max[48];
-	char cpu_max[48];
+	char limits[CGROUP_NLIMITS][LIMIT_VALUE_MAX];
 	bool verbose;
 	/* The user gave a cgroup option (--cgroup=..., --cgroup-root,
 	 * --cpu-weight, --kill-leftovers): cmd/ lets auto act even without
 	 * a uid change. */
 	bool asked;
-	/* leash's pid and start (CLOCK_BOOTTIME), which name the leaf: the
+	/* leash's pid and start (LEASH_CLOCK: time/clock.h says what
+	 * follows it), which name the leaf: the
 	 * caller read both already, and each is a system call to ask. */
 	pid_t self;
 	struct timespec started;
@@ -96,12 +97,17 @@ struct cgroup_usage {
 	long long oom_kills;    /* memory.events oom_kill */
 	long long pids_peak;    /* pids.peak */
 	long long throttled_us; /* cpu.stat throttled_usec */
+	long long user_us;      /* cpu.stat user_usec: the whole tree's CPU */
+	long long system_us;    /* cpu.stat system_usec */
 };
 
 /* A limit was given: the launch needs a leaf with it, or fails. */
 static inline bool cgroup_limited(const struct cgroup_plan *cg)
 {
-	return cg->memory_max[0] || cg->pids_max[0] || cg->cpu_max[0];
+	for (int i = 0; i < CGROUP_NLIMITS; i++)
+		if (cg->limits[i][0])
+			return true;
+	return false;
 }
 
 /* The first limit option given, for messages ("--memory-max"). */
@@ -151,10 +157,26 @@ bool cgroup_join_refused(struct cgroup_plan *cg, int step, int err);
  * leaf).  Freezes the leaf meanwhile when it can, so forks cannot slip
  * through and no pid is reused under us.  -1 with errno on failure. */
 int cgroup_signal(const struct cgroup_plan *cg, int sig);
-/* Freeze our leaf (ON), or thaw it: frozen, no process in it runs, even
- * one that is sent SIGCONT, and only root may write cgroup.freeze.  -1
- * with errno: no leaf, or no freezer (before 5.2). */
-int cgroup_freeze(const struct cgroup_plan *cg, bool on);
+/* The leaf while the command runs and after the reap (cgroup/leaf.c),
+ * the one owner of these reads and writes; each is -1 with ENOENT when
+ * there is no leaf. */
+bool cgroup_has_leaf(const struct cgroup_plan *cg);
+/* Hold the leaf still: frozen, no process in it runs, forks or exits,
+ * even one sent SIGCONT, and only root may write cgroup.freeze.  The
+ * wait for the freeze is bounded (100 ms).  Returns the hold to give
+ * cgroup_unhold: 1 this call froze it, 0 it was held already (a hold
+ * inside another: the outer one thaws), -1 with errno (no leaf, or no
+ * freezer: before 5.2). */
+int cgroup_hold(const struct cgroup_plan *cg);
+void cgroup_unhold(const struct cgroup_plan *cg, int hold);
+/* FN for every process in the leaf and the groups below it (NULL: only
+ * count): the number of processes. */
+int cgroup_each_pid(const struct cgroup_plan *cg, void (*fn)(pid_t, void *),
+		    void *arg);
+/* 1 while a process is in the leaf, 0 when it is empty. */
+int cgroup_populated(const struct cgroup_plan *cg);
+/* Wait at most MS ms for the leaf to empty: 0, or -1 (ETIMEDOUT). */
+int cgroup_wait_empty(const struct cgroup_plan *cg, int ms);
 /* SIGKILL the whole leaf: cgroup.kill, else freeze + kill + thaw. */
 int cgroup_kill(const struct cgroup_plan *cg);
 /* After the reap: kill leftovers if asked, remove our leaf once it is
@@ -166,8 +188,6 @@ int cgroup_kill(const struct cgroup_plan *cg);
 void cgroup_release(struct cgroup_plan *cg);
 
 /* The area's other public headers: with this one, its face. */
-#include "cgroup/cgfs.h"
-#include "cgroup/limit.h"
 #include "cgroup/mountinfo.h"
 
 #endif

@@ -10,6 +10,7 @@
  *                what it measured
  *   cgbuild.c    build: the groups and the leaf (cgroup_prepare)
  *   cgjoin.c     join: the child's, the clone3 birth leaf, a refusal
+ *   leaf.c       the leaf while it lives: hold, count, populated, usage
  *   cgrelease.c  release: signal, freeze, kill, remove, sweep */
 #ifndef LEASH_CGROUP_INTERNAL_H
 #define LEASH_CGROUP_INTERNAL_H
@@ -107,6 +108,10 @@ int cg_plan_uids(struct cgroup_plan *cg, uid_t uid);
 /* Auto, cgroup2 R without cpu: a tracking leaf in R instead. */
 void cg_plan_leaf_only(struct cgroup_plan *cg);
 
+/* leaf.c: hold the leaf at LEAF still (our leaf, or the one a child made
+ * again under its name): 1 frozen by this call, 0 held already, -1. */
+int cg_hold_fd(int leaf);
+void cg_unhold_fd(int leaf, int hold);
 /* cglimit.c: the limits given, on the new leaf; -1 with cg->msg. */
 int cg_limit_apply(struct cgroup_plan *cg);
 

@@ -118,3 +118,10 @@ const char *limit_cpu(const char *s, char out[LIMIT_VALUE_MAX])
 			 (unsigned long long)q, (unsigned long long)period);
 	return NULL;
 }
+
+const struct limit_row limit_rows[CGROUP_NLIMITS] = {
+#define CGROUP_LIMIT_ROW(id, option, key, ctl, file, spell) \
+	[CGROUP_LIMIT_##id] = { option, key, ctl, file, spell },
+	CGROUP_LIMITS(CGROUP_LIMIT_ROW)
+#undef CGROUP_LIMIT_ROW
+};

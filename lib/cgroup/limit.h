@@ -25,4 +25,30 @@ const char *limit_pids(const char *s, char out[LIMIT_VALUE_MAX]);
  * kernel's).  Written as cpu.max takes it: "QUOTA PERIOD". */
 const char *limit_cpu(const char *s, char out[LIMIT_VALUE_MAX]);
 
+/* The limits on the leaf, a row each.  A new limit (an --io-max, say)
+ * is one row here and its spelling above: its option, the leaf's file,
+ * the controller enabled down leash's path, the report's key and the -v
+ * words all follow from the row (cmd/ makes its options from it too).
+ * The columns: ID, option, report key, controller, file, spelling. */
+#define CGROUP_LIMITS(X) \
+	X(MEMORY, "--memory-max", "memory_max", "memory", "memory.max", limit_memory) \
+	X(PIDS, "--pids-max", "pids_max", "pids", "pids.max", limit_pids) \
+	X(CPU, "--cpu-max", "cpu_max", "cpu", "cpu.max", limit_cpu)
+
+enum cgroup_limit {
+#define CGROUP_LIMIT_ID(id, ...) CGROUP_LIMIT_##id,
+	CGROUP_LIMITS(CGROUP_LIMIT_ID)
+#undef CGROUP_LIMIT_ID
+	CGROUP_NLIMITS
+};
+
+struct limit_row {
+	const char *option;     /* "--memory-max" (getopt's name: &option[2]) */
+	const char *key;        /* the report's key */
+	const char *controller;
+	const char *file;       /* the leaf's file the value is written to */
+	const char *(*spell)(const char *s, char out[LIMIT_VALUE_MAX]);
+};
+extern const struct limit_row limit_rows[CGROUP_NLIMITS];
+
 #endif

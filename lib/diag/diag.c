@@ -19,11 +19,10 @@ void (*diag_exit_hook)(int status);
 static char last[1024];
 static int out_fd = STDERR_FILENO;
 
-/* How long a line waits for a terminal that takes nothing, a try. */
-#define DIAG_WAIT_MS 20
-#define DIAG_TRIES 4
+/* How long a line waits for a non-blocking OUT_FD that takes nothing. */
+static int wait_ms, tries_max;
 
-int diag_use_fd(int fd)
+int diag_use_fd(int fd, int wait, int tries)
 {
 	int copy = fcntl(fd, F_DUPFD_CLOEXEC, 3);
 
@@ -32,6 +31,8 @@ int diag_use_fd(int fd)
 	if (out_fd != STDERR_FILENO)
 		close(out_fd);
 	out_fd = copy;
+	wait_ms = wait;
+	tries_max = tries;
 	return 0;
 }
 
@@ -52,10 +53,10 @@ static void diag_write(const char *s, size_t n)
 		}
 		if (k < 0 && errno == EINTR)
 			continue;
-		if (k < 0 && errno == EAGAIN && tries++ < DIAG_TRIES) {
+		if (k < 0 && errno == EAGAIN && tries++ < tries_max) {
 			struct pollfd p = { out_fd, POLLOUT, 0 };
 
-			if (poll(&p, 1, DIAG_WAIT_MS) > 0)
+			if (poll(&p, 1, wait_ms) > 0)
 				continue;
 		}
 		return;

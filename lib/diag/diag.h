@@ -27,8 +27,9 @@ noreturn void diag_die_errno(int status, int err, const char *fmt, ...)
 /* From now on messages go to a copy of FD instead of standard error:
  * with a pty, a non-blocking description of the caller's terminal, so
  * that a terminal that stopped reading never holds leash; a line it does
- * not take within a few 20 ms waits is lost.  -1 with errno. */
-int diag_use_fd(int fd);
+ * not take within TRIES waits of WAIT_MS is lost (the relay's policy,
+ * terminal/relay.h, says how long).  -1 with errno. */
+int diag_use_fd(int fd, int wait_ms, int tries);
 
 /* S as it is (no prefix, no newline): su's lines from util-linux. */
 void diag_put(const char *s);

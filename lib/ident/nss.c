@@ -105,11 +105,8 @@ static _Noreturn void child_exec(int out, pid_t parent, const char *db,
 
 static long ms_left(const struct timespec *deadline)
 {
-	struct timespec now;
+	long ms = clock_ms_until(CLOCK_MONOTONIC, deadline);
 
-	clock_now(CLOCK_MONOTONIC, &now);
-	long ms = (deadline->tv_sec - now.tv_sec) * 1000L +
-		  (deadline->tv_nsec - now.tv_nsec) / 1000000L;
 	return ms > 0 ? ms : 0;
 }
 

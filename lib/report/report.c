@@ -489,6 +489,14 @@ static void jb_count(struct jbuf *b, long long v)
 		jb_int(b, v);
 }
 
+bool report_limited(const struct report *r)
+{
+	for (int i = 0; i < CGROUP_NLIMITS; i++)
+		if (r->limits[i])
+			return true;
+	return false;
+}
+
 /* "limits": the values given, null each not given, null without any;
  * "measured": the leaf's counters, null each the kernel lacks. */
 static void put_limits(struct jbuf *b, bool *first, const struct report *r)
@@ -496,16 +504,14 @@ static void put_limits(struct jbuf *b, bool *first, const struct report *r)
 	bool inner = true;
 
 	jb_key(b, first, "limits");
-	if (!r->memory_max && !r->pids_max && !r->cpu_max) {
+	if (!report_limited(r)) {
 		jb_put(b, "null", 4);
 	} else {
 		jb_put(b, "{", 1);
-		jb_key(b, &inner, "memory_max");
-		jb_str(b, r->memory_max);
-		jb_key(b, &inner, "pids_max");
-		jb_str(b, r->pids_max);
-		jb_key(b, &inner, "cpu_max");
-		jb_str(b, r->cpu_max);
+		for (int i = 0; i < CGROUP_NLIMITS; i++) {
+			jb_key(b, &inner, limit_rows[i].key);
+			jb_str(b, r->limits[i]);
+		}
 		jb_put(b, "}", 1);
 	}
 	jb_key(b, first, "measured");

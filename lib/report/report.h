@@ -14,6 +14,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "cgroup/cgroup.h"
 #include "supervise/supervise.h"
 
 /* A growing output buffer, in its own FIRST bytes until it outgrows
@@ -82,12 +83,14 @@ struct report {
 	const char *error;      /* leash's own failure, or NULL */
 	/* Limits as their cgroup files took them (NULL: not given), and
 	 * what the leaf measured (HAVE_USAGE; -1 each: no such counter). */
-	const char *memory_max, *pids_max, *cpu_max;
+	const char *limits[CGROUP_NLIMITS];     /* keys: limit_rows' */
 	bool have_usage;
 	long long memory_peak, oom_kills, pids_peak, throttled_us;
 };
 
 const char *report_result_name(enum report_result r);
+/* Was any limit given? */
+bool report_limited(const struct report *r);
 const char *report_tree_name(enum tree_kill t);
 
 /* R as one JSON object and a newline, appended to B.  -1 (ENOMEM) when

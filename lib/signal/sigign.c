@@ -31,11 +31,10 @@ static const char *status_field(const char *text, const char *key)
 
 bool sigign_by(pid_t pid, int sig)
 {
-	char path[32], buf[2048];
+	char buf[2048];
 	const char *state, *ign;
 
-	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-	if (readfile_at(AT_FDCWD, path, buf, sizeof buf) <= 0)
+	if (proc_read(pid, "status", buf, sizeof buf) <= 0)
 		return false;
 	state = status_field(buf, "\nState:\t");
 	ign = status_field(buf, "\nSigIgn:\t");

@@ -32,14 +32,14 @@ struct plan {
 	/* Deadline: a zero timespec means none. */
 	struct timespec duration;
 	struct timespec kill_after;
-	/* Set by run_plan: the absolute deadline (TIMER_CLOCK; zero: none),
+	/* Set by run_plan: the absolute deadline (LEASH_CLOCK; zero: none),
 	 * the earlier of DURATION's and an inherited LEASH_DEADLINE
 	 * (DEADLINE_INHERITED then).  EXPORT_DEADLINE: the command's
 	 * environment gets it (native; timeout adds nothing, as GNU's). */
 	struct timespec deadline;
 	bool deadline_inherited;
 	bool export_deadline;
-	struct timespec started;        /* TIMER_CLOCK, the deadline's origin */
+	struct timespec started;        /* LEASH_CLOCK, the deadline's origin */
 	pid_t self;             /* leash's pid, read once (set by run_plan) */
 	int term_signal;
 	int pdeath_signal;      /* the command's when leash dies (timeout: -s) */

@@ -23,11 +23,8 @@
 #define KILL_ROUNDS 200         /* x 5 ms: the bound of reaper_kill_all */
 
 struct proc {
-	pid_t pid, ppid, pgrp;
-	unsigned long long start;
-	char state;
+	struct proc_stat st;
 	bool mine;              /* a descendant of leash */
-	char name[16];          /* comm, at most 15 bytes */
 };
 
 struct procs {
@@ -68,59 +65,6 @@ void reaper_child_signal(struct reaper *r, pid_t from, int code)
 	}
 }
 
-/* "pid (comm) S ppid pgrp ... starttime(22)": comm may hold anything,
- * so the fields are counted from its last ')'. */
-static int proc_parse(char *buf, struct proc *p)
-{
-	char *s = strrchr(buf, ')'), *open = strchr(buf, '('), *end;
-	size_t n;
-
-	if (!s || !open || open > s || s[1] != ' ' || !s[2])
-		return -1;
-	n = (size_t)(s - open - 1);
-	n = n < sizeof p->name ? n : sizeof p->name - 1;
-	memcpy(p->name, open + 1, n);
-	p->name[n] = '\0';
-	p->state = s[2];
-	s += 3;
-	p->ppid = (pid_t)strtol(s, &end, 10);
-	p->pgrp = (pid_t)strtol(end, &end, 10);
-	for (int field = 6; field < 22 && end; field++)
-		end = strchr(end + 1, ' ');
-	if (!end)
-		return -1;
-	p->start = strtoull(end + 1, NULL, 10);
-	return 0;
-}
-
-static int proc_read(int dir, const char *name, struct proc *p)
-{
-	char path[32], buf[1024];
-
-	p->pid = (pid_t)atoi(name);
-	if (p->pid <= 0 || strlen(name) > 20)
-		return -1;
-	memcpy(path, name, strlen(name));
-	strcpy(path + strlen(name), "/stat");
-	if (readfile_at(dir, path, buf, sizeof buf) <= 0)
-		return -1;
-	return proc_parse(buf, p);
-}
-
-pid_t proc_parent(pid_t pid)
-{
-	char name[16];
-	struct proc p;
-	int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
-
-	if (dir < 0)
-		return -1;
-	snprintf(name, sizeof name, "%d", (int)pid);
-	rc = proc_read(dir, name, &p);
-	close(dir);
-	return rc < 0 ? -1 : p.ppid;
-}
-
 static int procs_add(struct procs *t, const struct proc *p)
 {
 	if (t->n == t->cap) {
@@ -137,14 +81,14 @@ static int procs_add(struct procs *t, const struct proc *p)
 
 static int proc_by_pid(const void *a, const void *b)
 {
-	pid_t x = ((const struct proc *)a)->pid, y = ((const struct proc *)b)->pid;
+	pid_t x = ((const struct proc *)a)->st.pid, y = ((const struct proc *)b)->st.pid;
 
 	return (x > y) - (x < y);
 }
 
 static struct proc *procs_find(struct procs *t, pid_t pid)
 {
-	struct proc key = { .pid = pid };
+	struct proc key = { .st.pid = pid };
 
 	return bsearch(&key, t->v, t->n, sizeof key, proc_by_pid);
 }
@@ -160,10 +104,10 @@ static void procs_mark(struct procs *t, pid_t self)
 		more = false;
 		for (size_t i = 0; i < t->n; i++) {
 			struct proc *p = &t->v[i], *up;
-			if (p->mine || p->pid == self)
+			if (p->mine || p->st.pid == self)
 				continue;
-			if (p->ppid == self ||
-			    ((up = procs_find(t, p->ppid)) && up->mine))
+			if (p->st.ppid == self ||
+			    ((up = procs_find(t, p->st.ppid)) && up->mine))
 				p->mine = more = true;
 		}
 	}
@@ -183,7 +127,8 @@ static int procs_scan(struct procs *t, pid_t self)
 		if (e->d_name[0] < '1' || e->d_name[0] > '9')
 			continue;
 		memset(&p, 0, sizeof p);
-		if (proc_read(dirfd(d), e->d_name, &p) == 0 && procs_add(t, &p) < 0) {
+		if (proc_stat_read(dirfd(d), (pid_t)atoi(e->d_name), &p.st) == 0 &&
+		    procs_add(t, &p) < 0) {
 			closedir(d);
 			return -1;
 		}
@@ -195,7 +140,7 @@ static int procs_scan(struct procs *t, pid_t self)
 
 static bool proc_live(const struct proc *p)
 {
-	return p->state != 'Z' && p->state != 'X' && p->state != 'x';
+	return p->st.state != 'Z' && p->st.state != 'X' && p->st.state != 'x';
 }
 
 /* Said once, however many descendants are signalled. */
@@ -215,22 +160,23 @@ static void pidfd_fallback(int err)
 static int proc_kill(const struct reaper *r, const struct proc *p, int sig)
 {
 	int fd, rc;
+	char state;
 
-	if (p->ppid == r->self)
-		return kill(p->pid, sig) < 0 && errno != ESRCH ? -1 : 0;
-	fd = (int)syscall(SYS_pidfd_open, p->pid, 0);
+	if (p->st.ppid == r->self)
+		return kill(p->st.pid, sig) < 0 && errno != ESRCH ? -1 : 0;
+	fd = (int)syscall(SYS_pidfd_open, p->st.pid, 0);
 	/* ENOSYS before 5.3; EPERM, which pidfd_open never means itself,
 	 * from a seccomp profile. */
 	if (fd < 0 && (errno == ENOSYS || errno == EPERM))
 		pidfd_fallback(errno);
 	else if (fd < 0)
 		return errno == ESRCH ? 0 : -1;
-	if (cgfs_starttime(p->pid) != p->start)
+	if (proc_start(p->st.pid, &state) != p->st.start)
 		rc = 0;                 /* gone; its pid went to another */
 	else if (fd >= 0)
 		rc = (int)syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
 	else
-		rc = kill(p->pid, sig); /* before 5.3: the check above only */
+		rc = kill(p->st.pid, sig); /* before 5.3: the check above only */
 	if (rc < 0 && errno == ESRCH)
 		rc = 0;
 	if (fd >= 0) {
@@ -255,10 +201,10 @@ int reaper_signal(struct reaper *r, int sig, pid_t skip_pgrp, unsigned *found)
 	}
 	for (size_t i = 0; i < t.n; i++) {
 		const struct proc *p = &t.v[i];
-		if (!p->mine || p->pid == r->child || !proc_live(p))
+		if (!p->mine || p->st.pid == r->child || !proc_live(p))
 			continue;
 		++*found;
-		if (skip_pgrp && p->pgrp == skip_pgrp && sig != SIGKILL)
+		if (skip_pgrp && p->st.pgrp == skip_pgrp && sig != SIGKILL)
 			continue;
 		if (proc_kill(r, p, sig) < 0)
 			err = errno;
@@ -277,9 +223,9 @@ static void procs_reap(const struct reaper *r, const struct procs *t)
 	siginfo_t si;
 
 	for (size_t i = 0; i < t->n; i++)
-		if (t->v[i].ppid == r->self && t->v[i].pid != r->child &&
+		if (t->v[i].st.ppid == r->self && t->v[i].st.pid != r->child &&
 		    !proc_live(&t->v[i]))
-			waitid(P_PID, (id_t)t->v[i].pid, &si, WEXITED | WNOHANG);
+			waitid(P_PID, (id_t)t->v[i].st.pid, &si, WEXITED | WNOHANG);
 }
 
 /* Count P once over all rounds: the killed set, by pid and start time;
@@ -288,11 +234,11 @@ static void killed_note(struct procs *k, const struct proc *p,
 			reaper_seen_fn *seen, void *arg)
 {
 	for (size_t i = 0; i < k->n; i++)
-		if (k->v[i].pid == p->pid && k->v[i].start == p->start)
+		if (k->v[i].st.pid == p->st.pid && k->v[i].st.start == p->st.start)
 			return;
 	procs_add(k, p);
 	if (seen)
-		seen(p->pid, p->name, arg);
+		seen(p->st.pid, p->st.name, arg);
 }
 
 int reaper_kill_all(struct reaper *r, unsigned *killed, reaper_seen_fn *seen,
@@ -311,7 +257,7 @@ int reaper_kill_all(struct reaper *r, unsigned *killed, reaper_seen_fn *seen,
 		}
 		for (size_t i = 0; i < t.n; i++) {
 			const struct proc *p = &t.v[i];
-			if (!p->mine || p->pid == r->child || !proc_live(p))
+			if (!p->mine || p->st.pid == r->child || !proc_live(p))
 				continue;
 			/* One we may not kill (EPERM) does not keep us here. */
 			if (proc_kill(r, p, SIGKILL) < 0) {
@@ -335,7 +281,7 @@ int reaper_kill_all(struct reaper *r, unsigned *killed, reaper_seen_fn *seen,
 /* A live descendant other than the command. */
 static bool proc_left(const struct reaper *r, const struct proc *p)
 {
-	return p->mine && p->pid != r->child && proc_live(p);
+	return p->mine && p->st.pid != r->child && proc_live(p);
 }
 
 /* Whether leash has a child other than the command.  Once the command
@@ -347,12 +293,11 @@ static bool proc_left(const struct reaper *r, const struct proc *p)
  * read (a kernel without CONFIG_PROC_CHILDREN): the walk tells. */
 static bool reaper_has_others(const struct reaper *r)
 {
-	char path[64], buf[512], *p, *end;
+	char file[32], buf[512], *p, *end;
 	ssize_t n;
 
-	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)r->self,
-		 (int)r->self);
-	n = readfile_at(AT_FDCWD, path, buf, sizeof buf);
+	snprintf(file, sizeof file, "task/%d/children", (int)r->self);
+	n = proc_read(r->self, file, buf, sizeof buf);
 	if (n < 0 || n == sizeof buf - 1)
 		return true;
 	for (p = buf;; p = end) {
@@ -388,7 +333,7 @@ int reaper_list(struct reaper *r, int wait_ms, reaper_seen_fn *seen,
 	}
 	for (size_t i = 0; i < t.n; i++)
 		if (proc_left(r, &t.v[i]))
-			seen(t.v[i].pid, t.v[i].name, arg);
+			seen(t.v[i].st.pid, t.v[i].st.name, arg);
 	free(t.v);
 	return found;
 }

@@ -67,7 +67,5 @@ int reaper_list(struct reaper *r, int wait_ms, reaper_seen_fn *seen,
  * re-parented to the next subreaper above it, or to init. */
 void reaper_close(struct reaper *r, bool wait_dying);
 
-/* PID's parent, read from /proc; -1 when it cannot be read. */
-pid_t proc_parent(pid_t pid);
 
 #endif

@@ -22,6 +22,7 @@
 #include "terminal/terminal.h"
 #include "time/time.h"
 #include "signal/signal.h"
+#include "sys/sys.h"
 
 /* Every signal whose default action ends a process (GNU timeout 9.11's
  * list); leash forwards them to the command instead of dying. */
@@ -187,16 +188,16 @@ static void to_group(struct watch *w, pid_t to, int sig)
 /* The leaf held still (cgroup2's freezer: nobody forks or exits) while
  * a signal goes out, its members counted before any of it is sent: the
  * signal reaches exactly them, the command included, even one that
- * dies of it at once.  *HELD: to thaw after; without a freezer (before
- * 5.2) the count is taken all the same, just before the sending. */
-static unsigned cgroup_hold(const struct watch *w, bool *held)
+ * dies of it at once.  *HOLD: to give cgroup_unhold after; without a
+ * freezer (before 5.2) the count is taken all the same, just before the
+ * sending. */
+static unsigned leaf_hold_count(const struct watch *w, int *hold)
 {
-	int leaf = w->plan->cg.leaf_fd, n;
+	const struct cgroup_plan *cg = &w->plan->cg;
+	int n;
 
-	*held = cgfs_write(leaf, "cgroup.freeze", "1") == 0;
-	if (*held)
-		cgfs_wait_event(leaf, "frozen", 1, 100);
-	n = cgfs_each_pid(leaf, NULL, NULL);
+	*hold = cgroup_hold(cg);
+	n = cgroup_each_pid(cg, NULL, NULL);
 	/* An exited command is in it no more: a KILL due after it ended
 	 * reaches only what it left. */
 	if (w->waiter.exited)
@@ -242,7 +243,8 @@ static void deliver(struct watch *w, int sig, enum tally_why why)
 {
 	const struct plan *p = w->plan;
 	unsigned procs = 1;
-	bool tree, held = false;
+	bool tree;
+	int hold = -1;
 	pid_t to;
 
 	if (!duration_is_zero(&w->kill_after)) {
@@ -257,7 +259,7 @@ static void deliver(struct watch *w, int sig, enum tally_why why)
 	/* --foreground: the command alone, as GNU does. */
 	tree = !p->foreground && group_of(w, &to);
 	if (tree && p->tree_kill == TREE_CGROUP)
-		procs = cgroup_hold(w, &held);
+		procs = leaf_hold_count(w, &hold);
 	if (kill(w->pid, sig) < 0)
 		tally_failed(w, sig, errno, "command");
 	if (!tree) {
@@ -285,8 +287,7 @@ static void deliver(struct watch *w, int sig, enum tally_why why)
 	/* Then what left the group, as GNU's order had it: the leaf. */
 	if (p->tree_kill == TREE_CGROUP && sig != 0)
 		deliver_cgroup(w, sig);
-	if (held)
-		cgfs_write(p->cg.leaf_fd, "cgroup.freeze", "0");
+	cgroup_unhold(&p->cg, hold);
 	tally_sent(w, sig, why, procs);
 }
 
@@ -362,7 +363,7 @@ static void end_session(struct watch *w, int sig)
 	w->ended_by = sig;
 	if (w->plan->end_say)
 		diag_put(said);
-	clock_gettime(TIMER_CLOCK, &at);
+	clock_now(LEASH_CLOCK, &at);
 	timespec_add(&at, &w->plan->end_grace);
 	kill_by(w, &at);
 }
@@ -371,8 +372,6 @@ static void end_session(struct watch *w, int sig)
  * a stopped job: the first ancestor outside our group, in our session.  Else
  * (an orphaned group) nobody would, as the kernel knows when it drops
  * a terminal's ^Z for such a group. */
-#define SUSPEND_DRAIN_MS 20
-
 static bool stop_is_undone(void)
 {
 	pid_t pgrp = getpgrp(), up = getppid();
@@ -397,16 +396,17 @@ static void suspend_session(struct watch *w)
 	const struct cgroup_plan *cg = &w->plan->cg;
 	struct pty *p = w->relay->pty;
 	struct wake wake = { .armed = false };
-	bool frozen;
+	int hold = -1;
 
-	relay_drain(w->relay, 0, SUSPEND_DRAIN_MS);
+	relay_suspend(w->relay);
 	if (!stop_is_undone() ||
 	    (w->timer.armed && wake_arm(&wake, &w->timer.at) < 0)) {
 		kill(w->pid, SIGCONT);
 		return;
 	}
 	pty_restore(p);
-	frozen = w->plan->tree_kill == TREE_CGROUP && cgroup_freeze(cg, true) == 0;
+	if (w->plan->tree_kill == TREE_CGROUP)
+		hold = cgroup_hold(cg);
 	/* STOP, not TSTP: TSTP is blocked here (read from the signalfd). */
 	kill(0, SIGSTOP);
 	wake_disarm(&wake);
@@ -414,8 +414,7 @@ static void suspend_session(struct watch *w)
 	 * still frozen and the monitor stopped, so nothing of the command
 	 * runs before it does. */
 	on_timer(w);
-	if (frozen)
-		cgroup_freeze(cg, false);
+	cgroup_unhold(cg, hold);
 	relay_resume(w->relay);
 	pty_raw(p);
 	pty_sync_size(p);
@@ -615,7 +614,7 @@ static bool tree_alive(struct watch *w)
 	unsigned n = 0;
 
 	if (p->tree_kill == TREE_CGROUP)
-		return cgfs_key(p->cg.leaf_fd, "cgroup.events", "populated") == 1;
+		return cgroup_populated(&p->cg) == 1;
 	if (p->tree_kill == TREE_SUBREAPER)
 		return reaper_signal(&w->reaper, 0, 0, &n) == 0 && n > 0;
 	return false;
@@ -656,28 +655,6 @@ static void watch_loop(struct watch *w)
 		if (sigsys_take())
 			on_signal(w, SIGSYS, 0, SI_USER);
 	}
-}
-
-/* The drain after the command's exit: DRAIN_QUIET_MS without a byte
- * ends it, and it lasts DRAIN_MAX_MS at most, less once a KILL was sent
- * (leash is gone within 100 ms of it) and never past the next expiry. */
-#define DRAIN_QUIET_MS 50
-#define DRAIN_MAX_MS 250
-#define DRAIN_KILLED_MS 50
-
-static int drain_ms(const struct watch *w)
-{
-	struct timespec now;
-	long ms;
-
-	if (w->sent_kill || w->sent_kill_after)
-		return DRAIN_KILLED_MS;
-	if (!w->timer.armed)
-		return DRAIN_MAX_MS;
-	clock_gettime(TIMER_CLOCK, &now);
-	ms = (w->timer.at.tv_sec - now.tv_sec) * 1000 +
-	     (w->timer.at.tv_nsec - now.tv_nsec) / 1000000;
-	return ms < 0 ? 0 : ms < DRAIN_MAX_MS ? (int)ms : DRAIN_MAX_MS;
 }
 
 /* One process the command left running, for the report and -v. */
@@ -762,7 +739,8 @@ int supervise(const struct plan *plan, const struct sigstate *ss,
 	/* The command is gone: what it wrote last still reaches the caller,
 	 * within a bound that no leftover or stalled terminal can stretch. */
 	if (w.relay)
-		relay_drain(w.relay, DRAIN_QUIET_MS, drain_ms(&w));
+		relay_finish(w.relay, w.timer.armed ? &w.timer.at : NULL,
+			     w.sent_kill || w.sent_kill_after);
 	/* Still unreaped, so every descendant is still found from it. */
 	if (plan->subreaper && plan->cg.kill_leftovers)
 		kill_leftovers(&w);

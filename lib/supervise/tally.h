@@ -21,7 +21,7 @@ enum tally_why { TALLY_DEADLINE, TALLY_KILL_AFTER, TALLY_FORWARDED,
 struct tally_sent {
 	int sig;
 	enum tally_why why;
-	struct timespec at;     /* since leash started (TIMER_CLOCK) */
+	struct timespec at;     /* since leash started (LEASH_CLOCK) */
 	unsigned procs;         /* processes it reached, the command included */
 };
 

@@ -16,6 +16,7 @@
  *   decpoint   the caller's locale's decimal point (glibc's files)
  *   opt        getopt_long with glibc's behaviour and messages
  *   nr         the system call numbers some libcs lack, defined once
+ *   proc       /proc/PID/stat, its one reader (pid, parent, state, start)
  *   sysname    a system call's name from its number, for a message */
 #ifndef LEASH_SYS_H
 #define LEASH_SYS_H
@@ -24,6 +25,7 @@
 #include "sys/format.h"
 #include "sys/nr.h"
 #include "sys/opt.h"
+#include "sys/proc.h"
 #include "sys/quote.h"
 #include "sys/readfile.h"
 #include "sys/small.h"

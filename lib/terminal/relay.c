@@ -9,8 +9,8 @@
 #include "time/time.h"
 
 /* In .bss: untouched until a session uses them, and no stack pages. */
-static char in_buf[4096];
-static char out_buf[16384];
+static char in_buf[RELAY_IN];
+static char out_buf[RELAY_OUT];
 
 void relay_init(struct relay *r, struct pty *p)
 {
@@ -151,23 +151,16 @@ void relay_from_master(struct relay *r, short revents)
 			;
 }
 
-static long ms_since(const struct timespec *t0)
-{
-	struct timespec now;
-
-	clock_gettime(TIMER_CLOCK, &now);
-	return (now.tv_sec - t0->tv_sec) * 1000 +
-	       (now.tv_nsec - t0->tv_nsec) / 1000000;
-}
-
-void relay_drain(struct relay *r, int quiet_ms, int max_ms)
+/* Output to the terminal until EIO, QUIET_MS without a byte or MAX_MS
+ * in all; what is still pending stays pending. */
+static void relay_flush(struct relay *r, int quiet_ms, int max_ms)
 {
 	struct timespec t0;
 
-	clock_gettime(TIMER_CLOCK, &t0);
+	clock_now(LEASH_CLOCK, &t0);
 	while ((!r->master_eof && r->pty->master >= 0) || out_pending(r)) {
 		struct pollfd p[2] = { relay_master_poll(r), relay_out_poll(r) };
-		long left = max_ms - ms_since(&t0);
+		long left = max_ms - clock_ms_since(LEASH_CLOCK, &t0);
 		int n;
 
 		if (left <= 0)
@@ -185,5 +178,23 @@ void relay_drain(struct relay *r, int quiet_ms, int max_ms)
 			while (pull_output(r) > 0)
 				;
 	}
+}
+
+void relay_suspend(struct relay *r)
+{
+	relay_flush(r, 0, RELAY_SUSPEND_MS);
+}
+
+void relay_finish(struct relay *r, const struct timespec *deadline,
+		  bool killed)
+{
+	long max = killed ? RELAY_DRAIN_KILLED_MS : RELAY_DRAIN_MAX_MS;
+
+	if (!killed && deadline) {
+		long ms = clock_ms_until(LEASH_CLOCK, deadline);
+
+		max = ms < 0 ? 0 : ms < max ? ms : max;
+	}
+	relay_flush(r, RELAY_DRAIN_QUIET_MS, (int)max);
 	r->out_off = r->out_len = 0;
 }

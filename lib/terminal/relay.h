@@ -3,15 +3,41 @@
  * sources of the supervise loop.  Nothing here ever waits: every
  * descriptor is non-blocking, and a terminal that reads slowly or not at
  * all holds the command's output back (the master is not read while the
- * last bytes wait), never leash. */
+ * last bytes wait), never leash.
+ *
+ * What is kept and what is dropped, decided here and nowhere else:
+ *   - while the command runs, nothing: a slow terminal slows the
+ *     command, whose output waits in the pty (up to RELAY_OUT bytes in
+ *     leash, the rest in the kernel);
+ *   - when the job stops (^Z) and leash gives the caller its prompt back,
+ *     nothing: what the terminal took within RELAY_SUSPEND_MS is shown
+ *     before the prompt, the rest after `fg`;
+ *   - typed bytes the master refuses (not a full queue: an error) and
+ *     output for a terminal that is gone (EIO, EPIPE) are dropped;
+ *   - after the command's exit (relay_finish), what the terminal has not
+ *     taken within RELAY_DRAIN_QUIET_MS of quiet or RELAY_DRAIN_MAX_MS in
+ *     all (RELAY_DRAIN_KILLED_MS once a KILL was sent, never past the
+ *     deadline) is dropped: no leftover or stalled terminal holds leash;
+ *   - leash's own lines to that terminal (diag_use_fd) wait
+ *     RELAY_LINE_TRIES times RELAY_LINE_WAIT_MS at most, then are lost. */
 #ifndef LEASH_RELAY_H
 #define LEASH_RELAY_H
 
 #include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "terminal/pty.h"
+
+#define RELAY_IN 4096
+#define RELAY_OUT 16384
+#define RELAY_SUSPEND_MS 20
+#define RELAY_DRAIN_QUIET_MS 50
+#define RELAY_DRAIN_MAX_MS 250
+#define RELAY_DRAIN_KILLED_MS 50    /* leash is gone within 100 ms of it */
+#define RELAY_LINE_WAIT_MS 20
+#define RELAY_LINE_TRIES 4
 
 struct relay {
 	struct pty *pty;
@@ -42,12 +68,16 @@ void relay_from_master(struct relay *r, short revents);
 /* The terminal takes output again: what waits goes on. */
 void relay_to_term(struct relay *r);
 
+/* The job stopped and leash is about to stop too: what the terminal
+ * takes within RELAY_SUSPEND_MS goes out now, the rest stays for `fg`. */
+void relay_suspend(struct relay *r);
 /* After the command exited: the master's output until EIO (no holder of
- * the slave left), QUIET_MS without a byte (a leftover still holds it)
- * or MAX_MS in all, whichever comes first; what the terminal has not
- * taken by then is dropped.  The last line the command wrote is not
- * lost to a busy machine, and no leftover or stalled terminal holds
- * leash longer than MAX_MS. */
-void relay_drain(struct relay *r, int quiet_ms, int max_ms);
+ * the slave left), RELAY_DRAIN_QUIET_MS without a byte (a leftover still
+ * holds it) or the bound above, whichever comes first (DEADLINE: the
+ * next expiry on LEASH_CLOCK, or NULL; KILLED: a KILL was sent); what
+ * the terminal has not taken by then is dropped.  The last line the
+ * command wrote is not lost to a busy machine. */
+void relay_finish(struct relay *r, const struct timespec *deadline,
+		  bool killed);
 
 #endif

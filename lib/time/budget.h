@@ -3,10 +3,10 @@
  * process tree in LEASH_DEADLINE, so that a nested leash (or timeout)
  * keeps to the earlier of its own deadline and its caller's.
  *
- * The value is SECONDS.NANOSECONDS@BOOT_ID: a time on CLOCK_BOOTTIME
- * (the clock of the deadline: real time since boot, suspend included)
- * and the kernel's boot id, /proc/sys/kernel/random/boot_id, so that a
- * value kept across a reboot is known for what it is. */
+ * The value is SECONDS.NANOSECONDS@BOOT_ID: a time on LEASH_CLOCK
+ * (clock.h; real time since boot, suspend included) and the kernel's
+ * boot id, /proc/sys/kernel/random/boot_id, so that a value kept across
+ * a reboot is known for what it is. */
 #ifndef LEASH_BUDGET_H
 #define LEASH_BUDGET_H
 

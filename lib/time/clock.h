@@ -1,11 +1,46 @@
 /* SPDX-License-Identifier: ISC */
-/* clock: the time on a clock leash knows the kernel has (BOOTTIME since
- * 2.6.39, MONOTONIC), so there is no error to check. */
+/* clock: leash's one clock, and the arithmetic on its times.
+ *
+ * LEASH_CLOCK is CLOCK_BOOTTIME (Linux 2.6.39): it counts the time leash
+ * is stopped and the machine is suspended, as GNU timeout's real-time
+ * timer does, and the kernel always has it, so reading it has no error
+ * to check.  What follows it, so that changing it changes all of these
+ * together:
+ *   - every deadline and every "since leash started" (plan->started,
+ *     the tally's times, the report's wall time);
+ *   - LEASH_DEADLINE (budget.c): SECONDS.NANOSECONDS on this clock,
+ *     with the boot it belongs to;
+ *   - the leaf's name, run_<pid>_<ns on this clock> (cgroup/): the
+ *     stale sweep compares that stamp with a process's start time in
+ *     /proc, which the kernel counts from boot on BOOTTIME, so another
+ *     clock must change the sweep too.
+ * Short bounded retries that must not count a suspend as waiting (the
+ * cgroupfs retries, getent's bound) use CLOCK_MONOTONIC through the same
+ * helpers. */
 #ifndef LEASH_CLOCK_H
 #define LEASH_CLOCK_H
 
+#include <stdbool.h>
 #include <time.h>
 
+#define LEASH_CLOCK CLOCK_BOOTTIME
+
 void clock_now(clockid_t id, struct timespec *t);
+
+/* T + D, saturating: a clamped "forever" duration must not wrap. */
+void timespec_add(struct timespec *t, const struct timespec *d);
+/* Is A earlier than B? */
+bool timespec_before(const struct timespec *a, const struct timespec *b);
+/* A - B, or zero when B is later. */
+struct timespec timespec_left(const struct timespec *a,
+			      const struct timespec *b);
+/* A - B in milliseconds, truncated (negative when B is later). */
+long timespec_ms(const struct timespec *a, const struct timespec *b);
+
+/* The time since ORIGIN on LEASH_CLOCK, or zero if ORIGIN is later. */
+struct timespec timespec_since(const struct timespec *origin);
+/* Milliseconds since T0, or until AT (negative once passed), on ID. */
+long clock_ms_since(clockid_t id, const struct timespec *t0);
+long clock_ms_until(clockid_t id, const struct timespec *at);
 
 #endif

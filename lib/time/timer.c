@@ -10,53 +10,13 @@
 #include "time/clock.h"
 #include "diag/diag.h"
 
-#define NSEC 1000000000L
-#define TIME_MAX ((time_t)(~0ULL >> 1))
 #define POLL_CAP_MS 100
-
-void timespec_add(struct timespec *t, const struct timespec *d)
-{
-	if (d->tv_sec >= TIME_MAX - t->tv_sec - 1) {
-		t->tv_sec = TIME_MAX;
-		t->tv_nsec = 0;
-		return;
-	}
-	t->tv_sec += d->tv_sec;
-	t->tv_nsec += d->tv_nsec;
-	if (t->tv_nsec >= NSEC) {
-		t->tv_sec++;
-		t->tv_nsec -= NSEC;
-	}
-}
-
-/* A - B, or zero when B is later. */
-static struct timespec timespec_left(const struct timespec *a,
-				     const struct timespec *b)
-{
-	struct timespec d = { a->tv_sec - b->tv_sec, a->tv_nsec - b->tv_nsec };
-
-	if (d.tv_nsec < 0) {
-		d.tv_sec--;
-		d.tv_nsec += NSEC;
-	}
-	if (d.tv_sec < 0)
-		d = (struct timespec){ 0, 0 };
-	return d;
-}
-
-struct timespec timespec_since(const struct timespec *origin)
-{
-	struct timespec now;
-
-	clock_now(TIMER_CLOCK, &now);
-	return timespec_left(&now, origin);
-}
 
 int timer_open(struct timer *t)
 {
 	t->armed = false;
-	t->fd_clock = TIMER_CLOCK;
-	t->fd = timerfd_create(TIMER_CLOCK, TFD_CLOEXEC | TFD_NONBLOCK);
+	t->fd_clock = LEASH_CLOCK;
+	t->fd = timerfd_create(LEASH_CLOCK, TFD_CLOEXEC | TFD_NONBLOCK);
 	if (t->fd < 0 && errno == EINVAL) {
 		/* Before Linux 3.15 timerfd takes no BOOTTIME: the deadline
 		 * then does not count suspend, but still counts stops. */
@@ -66,14 +26,14 @@ int timer_open(struct timer *t)
 	return t->fd < 0 ? -1 : 0;
 }
 
-/* AT on TIMER_CLOCK as an absolute time on the fd's clock. */
+/* AT on LEASH_CLOCK as an absolute time on the fd's clock. */
 static struct timespec on_fd_clock(const struct timer *t)
 {
 	struct timespec now, left, out;
 
-	if (t->fd_clock == TIMER_CLOCK)
+	if (t->fd_clock == LEASH_CLOCK)
 		return t->at;
-	clock_now(TIMER_CLOCK, &now);
+	clock_now(LEASH_CLOCK, &now);
 	left = timespec_left(&t->at, &now);
 	clock_now(t->fd_clock, &out);
 	timespec_add(&out, &left);
@@ -104,7 +64,7 @@ void timer_arm_in(struct timer *t, const struct timespec *d)
 {
 	struct timespec at;
 
-	clock_now(TIMER_CLOCK, &at);
+	clock_now(LEASH_CLOCK, &at);
 	timespec_add(&at, d);
 	timer_arm_at(t, &at);
 }
@@ -120,9 +80,8 @@ bool timer_expired(struct timer *t)
 		if (read(t->fd, &ticks, sizeof ticks) != (ssize_t)sizeof ticks)
 			return false;
 	} else {
-		clock_now(TIMER_CLOCK, &now);
-		if (now.tv_sec < t->at.tv_sec ||
-		    (now.tv_sec == t->at.tv_sec && now.tv_nsec < t->at.tv_nsec))
+		clock_now(LEASH_CLOCK, &now);
+		if (timespec_before(&now, &t->at))
 			return false;
 	}
 	t->armed = false;
@@ -135,7 +94,7 @@ int timer_wait_ms(const struct timer *t)
 
 	if (!t->armed || t->fd >= 0)
 		return -1;
-	clock_now(TIMER_CLOCK, &now);
+	clock_now(LEASH_CLOCK, &now);
 	left = timespec_left(&t->at, &now);
 	if (left.tv_sec >= POLL_CAP_MS / 1000 + 1)
 		return POLL_CAP_MS;
@@ -148,10 +107,4 @@ void timer_close(struct timer *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	t->fd = -1;
-}
-
-bool timespec_before(const struct timespec *a, const struct timespec *b)
-{
-	return a->tv_sec < b->tv_sec ||
-	       (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
 }

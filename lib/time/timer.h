@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* timer: the supervise loop's deadline source.  An absolute expiry on
- * CLOCK_BOOTTIME, so the deadline counts real time: the time leash spends
+ * LEASH_CLOCK (clock.h), so the deadline counts real time: the time leash spends
  * stopped (Ctrl-Z, SIGSTOP) and, where the kernel has it, system suspend,
  * as GNU timeout's real-time timer does.  A relative poll timeout would
  * not: the kernel restarts it after a stop with the time left before. */
@@ -10,21 +10,19 @@
 #include <stdbool.h>
 #include <time.h>
 
-/* The clock every deadline is given in (cmd_started too). */
-#define TIMER_CLOCK CLOCK_BOOTTIME
 
 struct timer {
 	int fd;                 /* timerfd; -1: the loop polls the clock */
 	clockid_t fd_clock;     /* what FD counts in (MONOTONIC before 3.15) */
 	bool armed;
-	struct timespec at;     /* absolute, on TIMER_CLOCK */
+	struct timespec at;     /* absolute, on LEASH_CLOCK */
 };
 
 /* A timerfd on CLOCK_BOOTTIME, else CLOCK_MONOTONIC.  -1 with errno when
  * there is none: the timer still works, by polling (timer_wait_ms). */
 int timer_open(struct timer *t);
 
-/* Expire at AT (TIMER_CLOCK), or after D from now. */
+/* Expire at AT (LEASH_CLOCK), or after D from now. */
 void timer_arm_at(struct timer *t, const struct timespec *at);
 void timer_arm_in(struct timer *t, const struct timespec *d);
 
@@ -37,14 +35,5 @@ bool timer_expired(struct timer *t);
 int timer_wait_ms(const struct timer *t);
 
 void timer_close(struct timer *t);
-
-/* T + D, saturating: a clamped "forever" duration must not wrap. */
-void timespec_add(struct timespec *t, const struct timespec *d);
-
-/* Is A earlier than B? */
-bool timespec_before(const struct timespec *a, const struct timespec *b);
-
-/* The time since ORIGIN (TIMER_CLOCK), or zero if ORIGIN is later. */
-struct timespec timespec_since(const struct timespec *origin);
 
 #endif

@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "time/clock.h"
 #include "time/timer.h"
 
 #define WAKE_REPEAT_NS (20 * 1000 * 1000)
@@ -51,7 +52,7 @@ int wake_arm(struct wake *k, const struct timespec *at)
 	ev.sigev_signo = SIGCONT;
 	k->armed = false;
 	/* The kernel writes an int (its timer_t), whatever libc's is. */
-	if (syscall(SYS_timer_create, TIMER_CLOCK, &ev, &k->id) < 0)
+	if (syscall(SYS_timer_create, LEASH_CLOCK, &ev, &k->id) < 0)
 		return -1;
 	if (wake_settime(k->id, at) < 0) {
 		syscall(SYS_timer_delete, k->id);

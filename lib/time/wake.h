@@ -14,7 +14,7 @@ struct wake {
 	bool armed;
 };
 
-/* SIGCONT to leash at AT (TIMER_CLOCK), then every few milliseconds
+/* SIGCONT to leash at AT (LEASH_CLOCK), then every few milliseconds
  * until disarmed, so an expiry that comes before the stop is followed
  * by another.  -1 with errno: no timer to be had. */
 int wake_arm(struct wake *k, const struct timespec *at);

@@ -3,7 +3,7 @@
  * cgroup.events and cgroup.stat (cgfs_key, cgfs_wait_event),
  * cgroup.procs (cgfs_each_pid), cgroup.controllers and
  * cgroup.subtree_control (readfile_at, mountinfo_has_token), and
- * /proc/PID/stat (cgfs_starttime, with a file bound over /proc/1/stat
+ * /proc/PID/stat (proc_start, with a file bound over /proc/1/stat
  * in a private mount namespace). */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cgroup/cgfs.h"
+#include "sys/proc.h"
 #include "sys/readfile.h"
 #include "common.h"
 #include "cgroup/mountinfo.h"
@@ -38,7 +39,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	have_stat = fd[0] >= 0;
 	if (!have_stat) {
 		fprintf(stderr, "fuzz: cannot bind over /proc/1/stat: "
-			"cgfs_starttime is not fuzzed\n");
+			"proc_start is not fuzzed\n");
 		fd[0] = fuzz_file("overlay0");
 	}
 	/* One inode under every name: one write per input feeds them all. */
@@ -91,7 +92,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	read_sized(1 + (size ? data[0] : 0));
 	FUZZ_ASSERT(readfile_at(dfd, "cgroup.subtree_control", buf, sizeof buf) >= 0);
 	mountinfo_has_token(buf, ' ', "cpu");
-	if (have_stat)
-		cgfs_starttime(1);
+	if (have_stat) {
+		char state;
+
+		proc_start(1, &state);
+	}
 	return 0;
 }
