@@ -14,6 +14,7 @@
 #include "cgroup/cgfs.h"
 #include "sys/sys.h"
 #include "diag/diag.h"
+#include "time/time.h"
 #include "cgroup/mountinfo.h"
 
 /* v2 R: cpu must reach it, it must hold no process and stay a domain
@@ -149,9 +150,7 @@ static void cg_nest(struct cgroup_plan *cg)
 
 int cg_make_leaf(struct cgroup_plan *cg)
 {
-	unsigned long long stamp =
-		(unsigned long long)cg->started.tv_sec * 1000000000ULL +
-		(unsigned long long)cg->started.tv_nsec;
+	unsigned long long stamp = clock_stamp(&cg->started);
 	char name[80];
 	bool created;
 	int err;

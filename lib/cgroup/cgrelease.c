@@ -16,6 +16,7 @@
 
 #include "cgroup/cgfs.h"
 #include "diag/diag.h"
+#include "time/time.h"
 #include "sys/sys.h"
 
 /* What the parent sent the leaf: the release waits for it to empty,
@@ -26,14 +27,12 @@ static int cg_wait_ms;
 /* A leaf of an earlier launch whose creator is gone: its pid is dead
  * (gone, or a zombie its parent has not reaped: a leash killed with
  * SIGKILL), or belongs to a process started after the leaf was made
- * (pid reuse; the start time in /proc counts clock ticks since boot, as
- * CLOCK_BOOTTIME does, and the stamp is on LEASH_CLOCK, which is that
- * clock: time/clock.h).  The name is run_<pid>_<stamp>, or
- * run_<pid>_<stamp>_<k> when the first name was taken (cg_make_leaf). */
+ * (pid reuse: time/clock.h compares the stamp with /proc's start time).
+ * The name is run_<pid>_<stamp>, or run_<pid>_<stamp>_<k> when the
+ * first name was taken (cg_make_leaf). */
 static bool cg_leaf_stale(const char *name)
 {
 	unsigned long long stamp, start;
-	long hz = sysconf(_SC_CLK_TCK);
 	char *end, state;
 	int pid;
 
@@ -51,8 +50,7 @@ static bool cg_leaf_stale(const char *name)
 	start = proc_start(pid, &state);
 	if (!start || state == 'Z' || state == 'X')
 		return true;
-	return hz > 0 && start * (1000000000ULL / (unsigned long long)hz) >
-			 stamp;
+	return clock_started_after(start, stamp);
 }
 
 /* Remove empty leaves left by launches whose leftovers ran on after

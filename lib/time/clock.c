@@ -2,6 +2,8 @@
 /* clock: the time, and timespec arithmetic (see clock.h). */
 #include "time/clock.h"
 
+#include <unistd.h>
+
 #define NSEC 1000000000L
 #define TIME_MAX ((time_t)(~0ULL >> 1))
 
@@ -49,6 +51,21 @@ long timespec_ms(const struct timespec *a, const struct timespec *b)
 {
 	return (long)(a->tv_sec - b->tv_sec) * 1000 +
 	       (a->tv_nsec - b->tv_nsec) / 1000000;
+}
+
+unsigned long long clock_stamp(const struct timespec *t)
+{
+	return (unsigned long long)t->tv_sec * 1000000000ULL +
+	       (unsigned long long)t->tv_nsec;
+}
+
+bool clock_started_after(unsigned long long start_ticks,
+			 unsigned long long stamp)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return hz > 0 &&
+	       start_ticks * (1000000000ULL / (unsigned long long)hz) > stamp;
 }
 
 struct timespec timespec_since(const struct timespec *origin)

@@ -10,10 +10,10 @@
  *     the tally's times, the report's wall time);
  *   - LEASH_DEADLINE (budget.c): SECONDS.NANOSECONDS on this clock,
  *     with the boot it belongs to;
- *   - the leaf's name, run_<pid>_<ns on this clock> (cgroup/): the
- *     stale sweep compares that stamp with a process's start time in
- *     /proc, which the kernel counts from boot on BOOTTIME, so another
- *     clock must change the sweep too.
+ *   - the leaf's name, run_<pid>_<clock_stamp> (cgroup/): the stale
+ *     sweep asks clock_started_after whether the pid in a name went to
+ *     a process started later; /proc counts start times from boot on
+ *     BOOTTIME, so another clock changes that function too.
  * Short bounded retries that must not count a suspend as waiting (the
  * cgroupfs retries, getent's bound) use CLOCK_MONOTONIC through the same
  * helpers. */
@@ -36,6 +36,14 @@ struct timespec timespec_left(const struct timespec *a,
 			      const struct timespec *b);
 /* A - B in milliseconds, truncated (negative when B is later). */
 long timespec_ms(const struct timespec *a, const struct timespec *b);
+
+/* T as one number, nanoseconds: the leaf name's stamp. */
+unsigned long long clock_stamp(const struct timespec *t);
+/* Did a process that started START_TICKS after boot (/proc/PID/stat's
+ * field 22, clock ticks on BOOTTIME) start after STAMP (clock_stamp of a
+ * time on LEASH_CLOCK)?  False when the tick rate is unknown. */
+bool clock_started_after(unsigned long long start_ticks,
+			 unsigned long long stamp);
 
 /* The time since ORIGIN on LEASH_CLOCK, or zero if ORIGIN is later. */
 struct timespec timespec_since(const struct timespec *origin);
