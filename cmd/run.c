@@ -19,6 +19,7 @@
 #include "diag/diag.h"
 #include "supervise/supervise.h"
 #include "signal/signal.h"
+#include "terminal/terminal.h"
 
 #define PTY_END_GRACE_S 2
 

@@ -32,15 +32,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-#ifndef SYS_clone3
-#define SYS_clone3 435
-#endif
-#ifndef SYS_close_range
-#define SYS_close_range 436
-#endif
+#include "sys/nr.h"      /* the numbers some libcs lack, leash's own */
 
 /* How args[0] narrows a denial: not at all, equal to VALUE (prctl's
  * option), or with a bit of VALUE set (clone's flags). */
