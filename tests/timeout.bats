@@ -248,6 +248,7 @@ rt_number() {
 	[ "$stderr" = "timeout: sending signal 32 to command 'sleep'" ]
 }
 
+# bats test_tags=no_waiter
 @test "-s: an invalid signal is a usage error, 125, nothing run" {
 	local s
 	for s in FOO 200 -1 ' 1' 1x 0x1 '' SIGFOO RTMIN+99; do
@@ -460,6 +461,7 @@ ps_AF.UTF-8:0,1 125
 de_DE.UTF-8:0٫1 125"
 }
 
+# bats test_tags=no_waiter
 @test "duration: invalid forms are a usage error, 125, nothing run" {
 	refused_durations '' ' ' s 1ss 1S 1ms 1sec nan NaN x 1e 0x '0.1 ' '1 s' 1,5 -1 -0.5 1ee 1d2 ++1 - 1m1
 }
@@ -515,6 +517,7 @@ de_DE.UTF-8:0٫1 125"
 timeout: sending signal KILL to command 'probe'" ]
 }
 
+# bats test_tags=no_waiter
 @test "options: the ambiguous-option line is whole, however long the argument" {
 	local long
 	long=$(printf 'x%.0s' $(seq 2000))
@@ -549,6 +552,7 @@ timeout: sending signal KILL to command 'probe'" ]
 	assert_output "$(usage_error "option '--kill-after' requires an argument")"
 }
 
+# bats test_tags=no_waiter
 @test "options: missing operands print only the hint, 125" {
 	run timeout
 	assert_status 125
@@ -571,6 +575,7 @@ timeout: sending signal KILL to command 'probe'" ]
 	assert_output "$mine"
 }
 
+# bats test_tags=no_waiter
 @test "--help and --version: stdout, status 0, nothing else run" {
 	run --separate-stderr timeout --help
 	assert_status 0
@@ -588,6 +593,7 @@ timeout: sending signal KILL to command 'probe'" ]
 	[ ! -e "$TMP/ran" ]
 }
 
+# bats test_tags=no_waiter
 @test "--help and --version: a write error is status 125" {
 	[ -w /dev/full ] || skip "no /dev/full"
 	run bash -c 'timeout --help >/dev/full'
@@ -629,6 +635,7 @@ Try '$BIN/timeout --help' for more information."
 	assert_output "timeout: failed to run command ‘café\\377\\n\\342\\200\\250x\\’\\342\\200’: No such file or directory"
 }
 
+# bats test_tags=no_waiter
 @test "messages: getopt's prefix and the hint repeat argv[0] as given" {
 	run "$BIN/timeout" -z 1 true
 	assert_status 125
