@@ -61,6 +61,9 @@ done
 [[ $njobs =~ ^[1-9][0-9]*$ ]] || { echo "leash: LEASH_CHECK_JOBS=$njobs is not a number of jobs" >&2; exit 1; }
 
 out=$(mktemp -d "${TMPDIR:-/tmp}/leash-check.XXXXXX") || exit 1
+# What the runs may share, made once (compiled locales: timeout.bats).
+export LEASH_TEST_CACHE=$out/cache
+mkdir "$LEASH_TEST_CACHE"
 
 # --- the runs: a label, a file, then VAR=VALUE words and bats options ------
 

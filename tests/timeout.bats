@@ -397,12 +397,23 @@ rt_number() {
 
 # make_locale DIR NAME SOURCE: compile glibc locale SOURCE (UTF-8) into
 # DIR/NAME, a LOCPATH directory; skip when the sources are not there.
+# localedef takes seconds of cpu, so each locale is compiled once into
+# LEASH_TEST_CACHE (check.sh gives every run of the suite the same one;
+# else this run's directory) and copied from there.
 make_locale() {
 	command -v localedef >/dev/null || skip "no localedef"
 	[[ -e /usr/share/i18n/locales/$3 ]] || skip "no $3 locale source (package locales)"
-	mkdir -p "$1"
-	localedef -i "$3" -f UTF-8 "$1/$2" >/dev/null 2>&1 || [[ -e $1/$2/LC_NUMERIC ]] ||
-		skip "localedef $3 failed"
+	local cache=${LEASH_TEST_CACHE:-$BATS_RUN_TMPDIR}/locale tmp
+	mkdir -p "$1" "$cache"
+	if [[ ! -e $cache/$2/LC_NUMERIC ]]; then
+		tmp=$(mktemp -d "$cache/.new.XXXXXX")
+		localedef -i "$3" -f UTF-8 "$tmp/$2" >/dev/null 2>&1 || [[ -e $tmp/$2/LC_NUMERIC ]] ||
+			skip "localedef $3 failed"
+		# Another run may have made it meanwhile: the first rename wins.
+		mv -T "$tmp/$2" "$cache/$2" 2>/dev/null
+		rm -rf "$tmp"
+	fi
+	cp -R "$cache/$2" "$1/$2"
 }
 
 @test "duration: the locale's decimal comma, found through LOCPATH (de_DE)" {
