@@ -410,7 +410,7 @@ make_locale() {
 		localedef -i "$3" -f UTF-8 "$tmp/$2" >/dev/null 2>&1 || [[ -e $tmp/$2/LC_NUMERIC ]] ||
 			skip "localedef $3 failed"
 		# Another run may have made it meanwhile: the first rename wins.
-		mv -T "$tmp/$2" "$cache/$2" 2>/dev/null
+		mv -T "$tmp/$2" "$cache/$2" 2>/dev/null || true
 		rm -rf "$tmp"
 	fi
 	cp -R "$cache/$2" "$1/$2"
