@@ -405,14 +405,18 @@ make_locale() {
 	[[ -e /usr/share/i18n/locales/$3 ]] || skip "no $3 locale source (package locales)"
 	local cache=${LEASH_TEST_CACHE:-$BATS_RUN_TMPDIR}/locale tmp
 	mkdir -p "$1" "$cache"
-	if [[ ! -e $cache/$2/LC_NUMERIC ]]; then
-		tmp=$(mktemp -d "$cache/.new.XXXXXX")
-		localedef -i "$3" -f UTF-8 "$tmp/$2" >/dev/null 2>&1 || [[ -e $tmp/$2/LC_NUMERIC ]] ||
-			skip "localedef $3 failed"
-		# Another run may have made it meanwhile: the first rename wins.
-		mv -T "$tmp/$2" "$cache/$2" 2>/dev/null || true
-		rm -rf "$tmp"
-	fi
+	# One compiles, the runs beside it wait for it (they start together).
+	{
+		command -v flock >/dev/null && flock 9
+		if [[ ! -e $cache/$2/LC_NUMERIC ]]; then
+			tmp=$(mktemp -d "$cache/.new.XXXXXX")
+			localedef -i "$3" -f UTF-8 "$tmp/$2" >/dev/null 2>&1 ||
+				[[ -e $tmp/$2/LC_NUMERIC ]] || skip "localedef $3 failed"
+			# Without flock another run may have made it: the first wins.
+			mv -T "$tmp/$2" "$cache/$2" 2>/dev/null || true
+			rm -rf "$tmp"
+		fi
+	} 9>"$cache/.lock.$2"
 	cp -R "$cache/$2" "$1/$2"
 }
 
