@@ -117,6 +117,13 @@ if [ "$can_apt" = 0 ] && [ "$dry" = 0 ]; then
 	exit 1
 fi
 
+# What will be installed, and why, before anything is done.
+pkgs=$(printf '%s\n' "$missing" | awk '{ print $1 }' | tr '\n' ' ')
+echo "leash: $(printf '%s\n' "$missing" | wc -l) packages to install with apt-get (and what they depend on):"
+printf '%s\n' "$missing" | while read -r pkg probe; do
+	echo "leash: installing $pkg (for $probe)"
+done
+
 export DEBIAN_FRONTEND=noninteractive
 log=${TMPDIR:-/tmp}/leash-deps.$$.log
 trap 'rm -f "$log"' EXIT
@@ -134,11 +141,8 @@ fi
 
 # One apt-get call for all (fast on a fresh machine); if it fails, one
 # call per package, so the message names the one that failed.
-pkgs=$(printf '%s\n' "$missing" | awk '{ print $1 }' | tr '\n' ' ')
-printf '%s\n' "$missing" | while read -r pkg probe; do
-	echo "leash: installing $pkg (for $probe)"
-done
 [ "$dry" = 1 ] && exit 0
+echo "leash: apt-get install $pkgs"
 install() { apt-get -q -y --no-install-recommends install "$@" >"$log" 2>&1; }
 install $pkgs && exit 0
 status=0

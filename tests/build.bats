@@ -80,9 +80,13 @@ files() {
 @test "make dist in an exported tree (no .git): git's files, build-aux too, every mtime the commit's, and the tarball builds" {
 	command -v git >/dev/null && git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1 ||
 		skip "not a git checkout: no tree to export"
+	# One commit throughout: a commit made while this runs (minutes on
+	# a busy machine) must not change what the tarball is held to.
+	local head
+	head=$(git -C "$TOP" rev-parse HEAD)
 	SRC=$TMP/export
 	mkdir "$SRC"
-	git -C "$TOP" archive HEAD | tar -C "$SRC" -xf -
+	git -C "$TOP" archive "$head" | tar -C "$SRC" -xf -
 	# distcheck: make dist, then ./configure && make && make install
 	# from the unpacked tarball.
 	run cleanmake -C "$SRC" distcheck
@@ -91,12 +95,12 @@ files() {
 	local tgz
 	tgz=$(echo "$SRC"/build/release/leash-*.tar.gz)
 	tar -tzf "$tgz" | sed 's|^[^/]*/||' | LC_ALL=C sort >"$TMP/got"
-	git -C "$TOP" ls-tree -r --name-only HEAD | grep -v -e '^\.ci/' -e '^\.git' |
+	git -C "$TOP" ls-tree -r --name-only "$head" | grep -v -e '^\.ci/' -e '^\.git' |
 		LC_ALL=C sort >"$TMP/want"
 	diff "$TMP/want" "$TMP/got"
 	mkdir "$TMP/x"
 	tar -C "$TMP/x" -xzf "$tgz"
-	[[ $(find "$TMP/x" -type f -printf '%Ts\n' | sort -u) == "$(git -C "$TOP" log -1 --format=%ct)" ]]
+	[[ $(find "$TMP/x" -type f -printf '%Ts\n' | sort -u) == "$(git -C "$TOP" log -1 --format=%ct "$head")" ]]
 	# SOURCE_DATE_EPOCH, when given, is every file's mtime.
 	SOURCE_DATE_EPOCH=1000000000 run cleanmake -C "$SRC" dist
 	assert_status 0
@@ -105,11 +109,12 @@ files() {
 	[[ $(find "$TMP/x" -type f -printf '%Ts\n' | sort -u) == 1000000000 ]]
 }
 
-@test "deps.sh updates the package lists before it installs, and only then" {
+@test "deps.sh says what it installs, then updates the package lists, and only then" {
 	run "$TOP/build-aux/deps.sh" --dry-run --assume-missing check
 	assert_status 0
-	[[ ${lines[0]} == "leash: updating the package lists (apt-get update)" ]]
+	[[ ${lines[0]} =~ ^"leash: "[0-9]+" packages to install with apt-get" ]]
 	[[ ${lines[1]} == "leash: installing "* ]]
+	[[ ${lines[-1]} == "leash: updating the package lists (apt-get update)" ]]
 	# Nothing missing: no update, no install.
 	run "$TOP/build-aux/deps.sh" --dry-run sh:dash
 	assert_status 0

@@ -120,6 +120,23 @@ skip_if_chroot_root() {
 	return 0
 }
 
+# over_etc DIR: the shell (for unshare -m ... sh -c) that shows DIR's
+# files (a crafted passwd, group) in place of /etc's, in a private mount
+# namespace: an overlay on /etc, DIR's files over the rest of /etc.  Not
+# a bind mount on /etc/passwd: useradd, groupadd and userdel (another
+# test file's setup_file beside this one, another suite) replace the
+# file by a rename, and since Linux 3.18 a rename over a file detaches
+# every mount on it, in every namespace: the test then read the host's
+# files ("none" from both views in passwd.bats, issue 35).  A kernel
+# without overlayfs gets the bind mounts all the same.
+over_etc() {
+	local f binds=
+	for f in "$1"/*; do
+		binds+=" && mount --bind '$f' '/etc/${f##*/}'"
+	done
+	printf '%s' "{ mount -t overlay leash-etc -o 'lowerdir=$1:/etc' /etc 2>/dev/null || { :$binds; }; }"
+}
+
 must_run_or_skip() {
 	if [[ ${LEASH_MUST_RUN:-0} == 1 ]]; then
 		echo "LEASH_MUST_RUN=1 but: $1" >&2

@@ -361,8 +361,10 @@ EOF
 	printf '%s\n' "trap 'echo got-term; exit 3' TERM" "trap 'echo got-int; exit 4' INT" \
 		'while :; do sleep 0.1; done' >"$f"
 	# dash reports the status: bash would take the INT death for its own.
+	# The su is the one under that sh, never another test's (files run
+	# side by side, su.bats and this file under each strategy).
 	on_pty <<EOF
-line (p=; while [ -z "\$p" ]; do sleep 0.1; p=\$(pgrep -n -x su); done; sleep 2; kill -INT \$p) & sh -c '"$SU" "$U_NAME" -c "exec sh $f"; echo s''t:\$?'
+line (p=; while [ -z "\$p" ]; do sleep 0.1; p=\$(pgrep -n -x su -P "\$(pgrep -d, -x sh -P \$\$)"); done; sleep 2; kill -INT \$p) & sh -c '"$SU" "$U_NAME" -c "exec sh $f"; echo s''t:\$?'
 timeout 10
 expect got-term
 expect st:130

@@ -161,15 +161,16 @@ probe_as() {
 
 @test "more groups than NGROUPS_MAX (65536) is an error, not a truncation" {
 	need_mountns
-	local f=$TMP/group
+	local f=$TMP/etc/group
+	mkdir "$TMP/etc" "$TMP/etc.ok"
 	cp /etc/group "$f"
 	awk -v u="$U_NAME" 'BEGIN { for (i = 0; i < 65537; i++) printf "lg%d:x:%d:%s\n", i, 3000000 + i, u }' >>"$f"
-	run unshare -m --propagation private -- sh -c 'mount --bind "$1" /etc/group && exec "$2" -u "$3" -- true' sh "$f" "$LEASH" "$U_NAME"
+	run unshare -m --propagation private -- sh -c "$(over_etc "$TMP/etc")"' && exec "$1" -u "$2" -- true' sh "$LEASH" "$U_NAME"
 	assert_status 125
 	assert_output "leash: cannot resolve user '$U_NAME': more groups than NGROUPS_MAX"
 	# 65536 - 2 extra groups + primary + supplementary = 65536: allowed.
-	head -n -3 "$f" >"$f.ok"
-	run unshare -m --propagation private -- sh -c 'mount --bind "$1" /etc/group && exec "$2" -u "$3" -- id -G' sh "$f.ok" "$LEASH" "$U_NAME"
+	head -n -3 "$f" >"$TMP/etc.ok/group"
+	run unshare -m --propagation private -- sh -c "$(over_etc "$TMP/etc.ok")"' && exec "$1" -u "$2" -- id -G' sh "$LEASH" "$U_NAME"
 	assert_status 0
 	[[ $(wc -w <<<"$output") == 65536 ]]
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: ISC
 # passwd.bats: leash reads /etc/passwd and /etc/group as glibc's files
-# backend does.  A differential test: crafted files are bind-mounted over
-# the real ones in a private mount namespace, each name is looked up by
+# backend does.  A differential test: crafted files are laid over the
+# real ones in a private mount namespace (over_etc), each name is looked up by
 # glibc (getent -s files) and by leash (-u NAME, -g NAME, the groups of
 # -u NAME), and the two must agree, except for the few differences listed
 # (and asserted) below.  leash runs with --no-nss: a name the crafted
@@ -96,8 +96,9 @@ setup_file() {
 	chmod 755 "$PW_DIR"
 	cp "$PROBE" "$PW_DIR/probe"
 	chmod 755 "$PW_DIR/probe"
-	write_passwd >"$PW_DIR/passwd"
-	write_group >"$PW_DIR/group"
+	mkdir "$PW_DIR/etc"
+	write_passwd >"$PW_DIR/etc/passwd"
+	write_group >"$PW_DIR/etc/group"
 }
 
 teardown_file() {
@@ -187,9 +188,8 @@ leash_in() {
 # in_crafted FN KEY...: "KEY<TAB>glibc's view<TAB>leash's view" for each
 # KEY, FN being pw, gr or in, with the crafted files mounted.
 in_crafted() {
-	unshare -m --propagation private -- bash -c '
-		mount --bind "$PW_DIR/passwd" /etc/passwd &&
-		mount --bind "$PW_DIR/group" /etc/group || exit 99
+	unshare -m --propagation private -- bash -c \
+		"$(over_etc "$PW_DIR/etc")"' || exit 99
 		'"$(declare -f glibc_pw leash_pw glibc_gr leash_gr glibc_in leash_in)"'
 		fn=$1
 		shift
@@ -284,9 +284,10 @@ compare_views() {
 }
 
 @test "an empty /etc/passwd: nobody is no one (never Android's 9999)" {
-	: >"$PW_DIR/empty"
+	mkdir "$TMP/etc"
+	: >"$TMP/etc/passwd"
 	run unshare -m --propagation private -- sh -c \
-		'mount --bind "$1" /etc/passwd && exec "$2" --no-nss -u nobody -- id -u' sh "$PW_DIR/empty" "$LEASH"
+		"$(over_etc "$TMP/etc")"' && exec "$1" --no-nss -u nobody -- id -u' sh "$LEASH"
 	assert_status 125
 	assert_output "leash: cannot resolve user 'nobody': no such user (leash reads /etc/passwd only)"
 }

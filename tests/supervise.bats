@@ -187,6 +187,7 @@ only_std_fds() {
 	done
 }
 
+# bats test_tags=no_waiter
 @test "wait strategies: an invalid LEASH_WAIT is a clear error, 125, nothing run" {
 	LEASH_WAIT=bogus run leash -t 10 touch "$TMP/ran"
 	assert_status 125
@@ -197,6 +198,7 @@ only_std_fds() {
 	[ ! -e "$TMP/ran" ]
 }
 
+# bats test_tags=no_waiter
 @test "wait strategies: poll exits promptly for a command that already exited" {
 	local t0 i
 	t0=$(now_us)
@@ -377,6 +379,7 @@ STRACE_SET=kill,tkill,tgkill,pidfd_send_signal,pidfd_open,waitid,wait4
 	assert_no_leftovers
 }
 
+# bats test_tags=no_waiter
 @test "wait: the main thread sleeps until it has read the waiter thread's news (strace holds the thread after its write)" {
 	need_strace
 	# glibc (SANITIZE=1) makes threads with clone3: where the filter
@@ -499,6 +502,7 @@ STRACE_SET=kill,tkill,tgkill,pidfd_send_signal,pidfd_open,waitid,wait4
 
 # --- usage errors ----------------------------------------------------------------
 
+# bats test_tags=no_waiter
 @test "usage: bad native options say leash:, exit 125, run nothing" {
 	local args
 	while IFS= read -r args; do
@@ -552,6 +556,7 @@ NOSYS=${NOSYS:-${LEASH_BUILDDIR:-$TOP/build}/nosys}
 	((AFTER_CONT_US < 800000))
 }
 
+# bats test_tags=no_waiter
 @test "fallback: LEASH_WAIT=pidfd without pidfd_open polls instead, same results" {
 	[[ -x $NOSYS ]] || skip "no nosys helper"
 	LEASH_WAIT=pidfd BOUND=8 run bounded "$NOSYS" pidfd_open -- "$LEASH" -t 0.2 sleep 5

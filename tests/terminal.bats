@@ -40,6 +40,7 @@ need_personality() {
 
 # --- the harness itself, no supervisor -------------------------------------
 
+# bats test_tags=no_waiter
 @test "harness: the shell has job control, size, input and ^Z/fg on its pty" {
 	on_pty -g 27x91 <<EOF
 line stty size
@@ -64,6 +65,7 @@ expect r1:7
 EOF
 }
 
+# bats test_tags=no_waiter
 @test "harness: a hangup ends the shell and its stopped job" {
 	printf '%s\n' "expect $PROMPT" \
 		"line sh -c 'echo st''arted; exec probe -m \$0 -s 30 -q' $MARK" \

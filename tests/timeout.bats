@@ -248,6 +248,7 @@ rt_number() {
 	[ "$stderr" = "timeout: sending signal 32 to command 'sleep'" ]
 }
 
+# bats test_tags=no_waiter
 @test "-s: an invalid signal is a usage error, 125, nothing run" {
 	local s
 	for s in FOO 200 -1 ' 1' 1x 0x1 '' SIGFOO RTMIN+99; do
@@ -396,12 +397,27 @@ rt_number() {
 
 # make_locale DIR NAME SOURCE: compile glibc locale SOURCE (UTF-8) into
 # DIR/NAME, a LOCPATH directory; skip when the sources are not there.
+# localedef takes seconds of cpu, so each locale is compiled once into
+# LEASH_TEST_CACHE (check.sh gives every run of the suite the same one;
+# else this run's directory) and copied from there.
 make_locale() {
 	command -v localedef >/dev/null || skip "no localedef"
 	[[ -e /usr/share/i18n/locales/$3 ]] || skip "no $3 locale source (package locales)"
-	mkdir -p "$1"
-	localedef -i "$3" -f UTF-8 "$1/$2" >/dev/null 2>&1 || [[ -e $1/$2/LC_NUMERIC ]] ||
-		skip "localedef $3 failed"
+	local cache=${LEASH_TEST_CACHE:-$BATS_RUN_TMPDIR}/locale tmp
+	mkdir -p "$1" "$cache"
+	# One compiles, the runs beside it wait for it (they start together).
+	{
+		command -v flock >/dev/null && flock 9
+		if [[ ! -e $cache/$2/LC_NUMERIC ]]; then
+			tmp=$(mktemp -d "$cache/.new.XXXXXX")
+			localedef -i "$3" -f UTF-8 "$tmp/$2" >/dev/null 2>&1 ||
+				[[ -e $tmp/$2/LC_NUMERIC ]] || skip "localedef $3 failed"
+			# Without flock another run may have made it: the first wins.
+			mv -T "$tmp/$2" "$cache/$2" 2>/dev/null || true
+			rm -rf "$tmp"
+		fi
+	} 9>"$cache/.lock.$2"
+	cp -R "$cache/$2" "$1/$2"
 }
 
 @test "duration: the locale's decimal comma, found through LOCPATH (de_DE)" {
@@ -460,6 +476,7 @@ ps_AF.UTF-8:0,1 125
 de_DE.UTF-8:0٫1 125"
 }
 
+# bats test_tags=no_waiter
 @test "duration: invalid forms are a usage error, 125, nothing run" {
 	refused_durations '' ' ' s 1ss 1S 1ms 1sec nan NaN x 1e 0x '0.1 ' '1 s' 1,5 -1 -0.5 1ee 1d2 ++1 - 1m1
 }
@@ -515,6 +532,7 @@ de_DE.UTF-8:0٫1 125"
 timeout: sending signal KILL to command 'probe'" ]
 }
 
+# bats test_tags=no_waiter
 @test "options: the ambiguous-option line is whole, however long the argument" {
 	local long
 	long=$(printf 'x%.0s' $(seq 2000))
@@ -549,6 +567,7 @@ timeout: sending signal KILL to command 'probe'" ]
 	assert_output "$(usage_error "option '--kill-after' requires an argument")"
 }
 
+# bats test_tags=no_waiter
 @test "options: missing operands print only the hint, 125" {
 	run timeout
 	assert_status 125
@@ -571,6 +590,7 @@ timeout: sending signal KILL to command 'probe'" ]
 	assert_output "$mine"
 }
 
+# bats test_tags=no_waiter
 @test "--help and --version: stdout, status 0, nothing else run" {
 	run --separate-stderr timeout --help
 	assert_status 0
@@ -588,6 +608,7 @@ timeout: sending signal KILL to command 'probe'" ]
 	[ ! -e "$TMP/ran" ]
 }
 
+# bats test_tags=no_waiter
 @test "--help and --version: a write error is status 125" {
 	[ -w /dev/full ] || skip "no /dev/full"
 	run bash -c 'timeout --help >/dev/full'
@@ -629,6 +650,7 @@ Try '$BIN/timeout --help' for more information."
 	assert_output "timeout: failed to run command ‘café\\377\\n\\342\\200\\250x\\’\\342\\200’: No such file or directory"
 }
 
+# bats test_tags=no_waiter
 @test "messages: getopt's prefix and the hint repeat argv[0] as given" {
 	run "$BIN/timeout" -z 1 true
 	assert_status 125
