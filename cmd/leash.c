@@ -17,6 +17,7 @@
 #include "cgroup/cgroup.h"
 #include "parse.h"
 #include "signal/signal.h"
+#include "sys/sys.h"
 
 extern char **environ;
 
@@ -44,10 +45,19 @@ static const struct personality *personality_find(const char *argv0)
 
 struct timespec cmd_started;
 
+/* Before main and before libcap's constructor (priority 300), which
+ * asks the kernel for the bounding set: a trap of that prctl finds the
+ * handler, and no file of leash's takes a closed fd 0-2's number.
+ * Neither can fail in a way leash could say yet: a trap stays fatal, a
+ * missing /dev/null leaves the fd closed. */
+__attribute__((constructor(101))) static void before_everything(void)
+{
+	sigsys_catch();
+	stdfd_open();
+}
+
 int main(int argc, char **argv)
 {
-	/* Before any call a seccomp filter may trap (even the clock's). */
-	sigsys_catch();
 	clock_now(TIMER_CLOCK, &cmd_started);
 	if (argc < 1 || !argv[0])
 		return EXIT_ENOENT;

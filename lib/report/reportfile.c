@@ -45,7 +45,9 @@ static int make_temp(struct reportfile *f)
 		return -1;
 	memcpy(f->tmp, f->base, n);
 	memcpy(f->tmp + n, ".XXXXXX", 8);
-	f->mode = 0666 & ~umask_now();
+	/* A shell's > mode, but never writable by others whatever the
+	 * umask: a leftover of the command could rewrite the outcome. */
+	f->mode = 0644 & ~umask_now();
 	for (int i = 0; seed && i < 8; i++)
 		r ^= (unsigned long long)seed[i] << (8 * i);
 	for (int tries = 0; tries < 100; tries++) {

@@ -11,6 +11,7 @@
  *   readfile   a small /proc or cgroupfs file read whole, no stdio
  *   format     printf without floating point (the static build's)
  *   small      qsort and strstr smaller than musl's
+ *   stdfd      fds 0-2 open from the start; a close nothing refuses
  *   arena      leash's malloc (no header: it is malloc)
  *   quote      an operand quoted as GNU's quote() does
  *   decpoint   the caller's locale's decimal point (glibc's files)
@@ -27,6 +28,7 @@
 #include "sys/quote.h"
 #include "sys/readfile.h"
 #include "sys/small.h"
+#include "sys/stdfd.h"
 #include "sys/sysname.h"
 
 #endif

@@ -1,0 +1,69 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
+# harden.bats: what a hostile target or a hostile start tried on leash
+# (issue 30), beside hostile.bats: closed standard descriptors, the
+# caller's umask, a seccomp filter that traps from process start on
+# (libcap's constructor, close, write), /dev/tty on a standard
+# descriptor, the report's path, a process walk without /proc.  Each
+# case failed on the code before it (commit e4587d7).  Needs root.
+
+bats_require_minimum_version 1.5.0
+load helpers
+load users
+
+NOSYS=${NOSYS:-${LEASH_BUILDDIR:-$TOP/build}/nosys}
+
+setup_file() {
+	users_setup
+}
+
+teardown_file() {
+	users_teardown
+}
+
+setup() {
+	common_setup
+	need_root "switching identity"
+	# Root's own directory for reports (/tmp is refused: others write it).
+	D=$TMP/own
+	mkdir -m 700 "$D"
+}
+
+teardown() {
+	[[ -n ${U_UID:-} ]] && pkill -KILL -u "$U_UID" 2>/dev/null
+	common_teardown
+}
+
+@test "harden: fds 1 and 2 closed: the report is still JSON and the command gets them closed" {
+	local o=$U_HOME/o.$BATS_SUITE_TEST_NUMBER
+	run bash -c '"$1" -v -u "$2" --report="$3/r" -- "$4" -k fds -o "$5" >&- 2>&-' \
+		_ "$LEASH" "$U_NAME" "$D" "$U_PROBE" "$o"
+	assert_status 0
+	jq -e .exit_status "$D/r"
+	[[ ,$(cat "$o"), != *,1,* && ,$(cat "$o"), != *,2,* ]]
+}
+
+@test "harden: umask 0 leaves the report neither group- nor world-writable" {
+	run bash -c 'umask 0; "$1" --report="$2/r" -- true' _ "$LEASH" "$D"
+	assert_status 0
+	[[ $(stat -c %a "$D/r") == 644 ]]
+}
+
+@test "harden: a trapped PR_CAPBSET_READ (libcap's constructor, before main) is not a death by SIGSYS" {
+	[[ -x $NOSYS ]] || must_run_or_skip "no nosys helper"
+	run "$NOSYS" -e TRAP capbset -- "$LEASH" -t 5 -- true
+	assert_status 0
+}
+
+@test "harden: a trapped close or write does not hang leash on its spawn pipe or waiter" {
+	[[ -x $NOSYS ]] || must_run_or_skip "no nosys helper"
+	local w
+	for w in thread pidfd poll; do
+		# The command dies of the same filter (its libc closes):
+		# leash passes the SIGSYS death on (128+31).
+		LEASH_WAIT=$w BOUND=10 run bounded "$NOSYS" -e TRAP close -- "$LEASH" -t 5 -- sleep 0
+		assert_status 159
+		LEASH_WAIT=$w BOUND=10 run bounded "$NOSYS" -e TRAP write -- "$LEASH" -t 5 -- true
+		assert_status 0
+	done
+}
