@@ -10,6 +10,7 @@
 bats_require_minimum_version 1.5.0
 load helpers
 load users
+load pty-helpers
 
 NOSYS=${NOSYS:-${LEASH_BUILDDIR:-$TOP/build}/nosys}
 
@@ -66,4 +67,27 @@ teardown() {
 		LEASH_WAIT=$w BOUND=10 run bounded "$NOSYS" -e TRAP write -- "$LEASH" -t 5 -- true
 		assert_status 0
 	done
+}
+
+# fds_never_the_tty FILE...: each FILE lists a command's descriptors 0-2
+# (readlink), and none is the caller's terminal ($TMP/tty) nor /dev/tty.
+fds_never_the_tty() {
+	cat "$@" >&2
+	local f
+	for f; do [[ $(wc -l <"$f") == 3 ]]; done
+	run grep -xF -e "$(cat "$TMP/tty")" -e /dev/tty "$@"
+	assert_status 1
+}
+
+@test "harden: /dev/tty on stdin (</dev/tty, xargs -o) hands the target no descriptor of the caller's terminal" {
+	need_pty
+	local f=$U_HOME/fds
+	on_pty <<EOF
+line tty > $TMP/tty; "$LEASH" -u "$U_NAME" -t 5 -- sh -c 'readlink /proc/\$\$/fd/0 /proc/\$\$/fd/1 /proc/\$\$/fd/2 > $f.1' </dev/tty; echo o''ne:\$?
+expect one:0
+line echo x | xargs -o "$LEASH" -u "$U_NAME" -t 5 -- sh -c 'readlink /proc/\$\$/fd/0 /proc/\$\$/fd/1 /proc/\$\$/fd/2 > $f.2'; echo t''wo:\$?
+expect two:0
+EOF
+	fds_never_the_tty "$f.1" "$f.2"
+	[[ $(sed -n 1p "$f.1") == /dev/pts/* && $(sed -n 3p "$f.1") == /dev/pts/* ]]
 }
