@@ -32,6 +32,7 @@ setup() {
 
 teardown() {
 	[[ -n ${U_UID:-} ]] && pkill -KILL -u "$U_UID" 2>/dev/null
+	[[ ${ACL_DIR:-} == /tmp/leash_acl.* ]] && rm -rf "$ACL_DIR"
 	common_teardown
 }
 
@@ -90,4 +91,50 @@ expect two:0
 EOF
 	fds_never_the_tty "$f.1" "$f.2"
 	[[ $(sed -n 1p "$f.1") == /dev/pts/* && $(sed -n 3p "$f.1") == /dev/pts/* ]]
+}
+
+@test "harden: a report directory of root's inside one the target owns is refused: a link put there by a leftover does not move root's report" {
+	# Root's victim: a root-only file the target picks.
+	echo secret >"$D/victim"
+	chmod 600 "$D/victim"
+	mkdir -m 755 "$U_HOME/rep"
+	# Earlier, as the target: root's directory swapped for a link.
+	run "$LEASH" -u "$U_NAME" -- sh -c 'mv "$1/rep" "$1/rep.old" && ln -s "$2" "$1/rep"' sh "$U_HOME" "$D"
+	assert_status 0
+	run "$LEASH" --report="$U_HOME/rep/victim" -- touch "$TMP/ran"
+	assert_status 125
+	assert_output "leash: cannot write report to '$U_HOME/rep/victim': others may write its directory, or one on its way (use one of your own, or --report-fd)"
+	[[ $(cat "$D/victim") == secret && ! -e $TMP/ran ]]
+	rm -rf "$U_HOME/rep" "$U_HOME/rep.old"
+}
+
+# acl_user_rwx DIR UID: DIR root's, drwxrwxr-x+, UID may write it by
+# its access ACL (no setfacl needed: the xattr as the kernel keeps it).
+acl_user_rwx() {
+	chmod 775 "$1"
+	python3 -c '
+import os, struct, sys
+e = [(1, 7, 0xffffffff), (2, 7, int(sys.argv[2])), (4, 5, 0xffffffff),
+     (0x10, 7, 0xffffffff), (0x20, 5, 0xffffffff)]
+os.setxattr(sys.argv[1], "system.posix_acl_access",
+            struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *x) for x in e))
+' "$1" "$2"
+}
+
+@test "harden: a directory the target may write by a POSIX ACL is refused: the command cannot put its link in place of root's temporary" {
+	command -v python3 >/dev/null || must_run_or_skip "no python3 to set an ACL"
+	# Under /tmp (sticky: no one may move a directory of root's), where
+	# the target can reach it.
+	local a
+	a=$(mktemp -d /tmp/leash_acl.XXXXXX)
+	ACL_DIR=$a
+	acl_user_rwx "$a" "$U_UID" || must_run_or_skip "no POSIX ACLs on $TMP's filesystem"
+	echo secret >"$D/victim"
+	chmod 600 "$D/victim"
+	# The command moves root's temporary aside and links its name to
+	# the victim; leash would rename that link into place.
+	run "$LEASH" -u "$U_NAME" --report="$a/r" -- sh -c 't=$(ls "$1"/r.??????) && mv "$t" "$1/aside" && ln -s "$2" "$t"' sh "$a" "$D/victim"
+	assert_status 125
+	assert_output "leash: cannot write report to '$a/r': others may write its directory (use one of your own, or --report-fd)"
+	[[ ! -e $a/r && ! -L $a/r ]]
 }
