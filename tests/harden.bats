@@ -138,3 +138,21 @@ os.setxattr(sys.argv[1], "system.posix_acl_access",
 	assert_output "leash: cannot write report to '$a/r': others may write its directory (use one of your own, or --report-fd)"
 	[[ ! -e $a/r && ! -L $a/r ]]
 }
+
+# no_proc_sys CMD...: CMD where /proc and /sys are empty directories, as
+# in a rescue or image-build chroot (a private mount namespace).
+no_proc_sys() {
+	unshare -m sh -c 'mount -t tmpfs none /proc && mount -t tmpfs none /sys && exec "$@"' sh "$@"
+}
+
+@test "harden: no procfs on /proc and no leaf: the tree kill says it failed, leftovers unknown; --kill-leftovers refuses to start" {
+	need_mountns
+	run --separate-stderr no_proc_sys "$LEASH" -u "$U_NAME" --report="$D/r" -t 1 -k 1 -- sh -c 'setsid sleep 100 & exec sleep 100'
+	assert_status 124
+	[[ $stderr == *"cannot send signal TERM to every process of the command (tree)"* ]]
+	jq -e '.kills_failed[0].target == "tree" and .leftovers == null' "$D/r"
+	run --separate-stderr no_proc_sys "$LEASH" -u "$U_NAME" --kill-leftovers -t 1 -- touch "$TMP/ran"
+	assert_status 125
+	[[ $stderr == "leash: --kill-leftovers: no procfs on /proc to find the command's tree, and no cgroup leaf" ]]
+	[[ ! -e $TMP/ran ]]
+}

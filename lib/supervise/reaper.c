@@ -174,11 +174,17 @@ static int procs_scan(struct procs *t, pid_t self)
 {
 	struct dirent *e;
 	struct proc p;
-	DIR *d = opendir("/proc");
+	int fd = procmount_open();
+	/* No procfs: a failed walk, not a tree of none. */
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
 
 	t->n = 0;
-	if (!d)
-		return -1;
+	if (!d) {
+		int err = errno;
+		if (fd >= 0)
+			close(fd);
+		return errno = err, -1;
+	}
 	while ((e = readdir(d))) {
 		if (e->d_name[0] < '1' || e->d_name[0] > '9')
 			continue;

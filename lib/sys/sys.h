@@ -9,6 +9,7 @@
  * of exiting or printing.
  *
  *   readfile   a small /proc or cgroupfs file read whole, no stdio
+ *   procmount  /proc, only when procfs is mounted there
  *   format     printf without floating point (the static build's)
  *   small      qsort and strstr smaller than musl's
  *   stdfd      fds 0-2 open from the start; a close nothing refuses
@@ -25,6 +26,7 @@
 #include "sys/format.h"
 #include "sys/nr.h"
 #include "sys/opt.h"
+#include "sys/procmount.h"
 #include "sys/quote.h"
 #include "sys/readfile.h"
 #include "sys/small.h"
