@@ -11,15 +11,20 @@ bats_require_minimum_version 1.5.0
 load helpers
 load users
 load pty-helpers
+load cgroup-helpers
 
 NOSYS=${NOSYS:-${LEASH_BUILDDIR:-$TOP/build}/nosys}
 
 setup_file() {
 	users_setup
+	cg_tops_note
 }
 
 teardown_file() {
+	cg_detect
+	cg_remove_uid "$U_UID"
 	users_teardown
+	cg_tops_tidy
 }
 
 setup() {
@@ -155,4 +160,49 @@ no_proc_sys() {
 	assert_status 125
 	[[ $stderr == "leash: --kill-leftovers: no procfs on /proc to find the command's tree, and no cgroup leaf" ]]
 	[[ ! -e $TMP/ran ]]
+}
+
+# frozen_fs DIR: an ext4 image mounted on DIR (in the caller's mount
+# namespace: call it in a private one), writable by all, then frozen:
+# whoever writes there sleeps in the kernel (state D) until fsfreeze -u.
+frozen_fs() {
+	truncate -s 16M "$TMP/img" && mkfs.ext4 -q -F "$TMP/img" &&
+		mkdir -p "$1" && mount -o loop "$TMP/img" "$1" &&
+		chmod 777 "$1" && fsfreeze -f "$1"
+}
+
+@test "harden: a leaf member stuck in the kernel: the KILL goes out and leash ends within the waits summed in supervise.h" {
+	need_mountns
+	cg_detect
+	[[ -n $LEAF_TOP ]] || must_run_or_skip "no cgroup2 for a leaf"
+	command -v mkfs.ext4 >/dev/null && command -v fsfreeze >/dev/null ||
+		must_run_or_skip "no mkfs.ext4 or fsfreeze"
+	# -t 1 -k 1: TERM at 1 s ends the command; its leftover, writing to
+	# a frozen filesystem, is due its KILL at 2 s and cannot die of it
+	# (nor be frozen) until the filesystem thaws.  The waits that it
+	# stretches to their bounds (supervise.h): the freeze before each
+	# signal (100 ms), the leaf's emptying (1 s), then it is kept.
+	export -f frozen_fs
+	run unshare -m --propagation private bash -c '
+		TMP=$1 m=$5; frozen_fs "$m" || exit 99
+		date +%s.%N >"$TMP/t0"
+		"$2" -u "$3" --report="$4/r" -t 1 -k 1 -- sh -c "(echo x >$m/f &); exec sleep 100"
+		s=$?
+		date +%s.%N >"$TMP/t1"
+		fsfreeze -u "$m"
+		sleep 0.2
+		umount -l "$m"
+		exit $s' bash "$TMP" "$LEASH" "$U_NAME" "$D" "$U_HOME/mnt"
+	assert_status 124
+	local t
+	t=$(awk '{ t[NR] = $1 } END { printf "%.3f\n", t[2] - t[1] }' "$TMP/t0" "$TMP/t1")
+	echo "ended after $t s (KILL due at 2 s)" >&3
+	jq -c '.signals_sent' "$D/r" >&3
+	# The KILL due at 2 s went out within W1 (100 ms), and leash was
+	# gone W3 (1 s) after that (supervise.h; no pty: no W2); 0.4 s and
+	# 0.75 s more for a busy machine.
+	jq -e '[.signals_sent[] | select(.signal == "KILL" and .at < 2 + 0.1 + 0.4)] | length == 1' "$D/r"
+	awk -v t="$t" 'BEGIN { exit !(t < 2 + 0.1 + 1 + 0.75) }'
+	cg_remove_uid "$U_UID"
+	rmdir "$U_HOME/mnt"
 }

@@ -99,7 +99,7 @@ long cgfs_key(int at, const char *file, const char *key)
 	return -1;
 }
 
-static long cgfs_ms_since(const struct timespec *t0)
+long cgfs_ms_since(const struct timespec *t0)
 {
 	struct timespec t;
 

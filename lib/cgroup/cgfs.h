@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <time.h>
 
 /* openat AT/NAME with O_CLOEXEC added, in one syscall. */
 int cgfs_open(int at, const char *name, int flags);
@@ -48,6 +49,9 @@ void cgfs_rmdir_below(int dir);
 
 /* rmdir AT/NAME, retrying EBUSY for at most MS ms; ENOENT counts as done. */
 int cgfs_rmdir(int at, const char *name, int ms);
+
+/* Milliseconds since T0 (CLOCK_MONOTONIC). */
+long cgfs_ms_since(const struct timespec *t0);
 
 /* Start time of PID (field 22 of /proc/PID/stat), 0 when it is gone. */
 unsigned long long cgfs_starttime(pid_t pid);
