@@ -78,8 +78,8 @@ static void terminal_close(struct plan *plan)
 /* The subreaper finds the tree by walking /proc: with no procfs there
  * (a chroot, an image being built) the walk would see no process and
  * report none.  --kill-leftovers, which promises the tree, refuses to
- * start; otherwise -v says it, and each failed walk does (kills_failed,
- * leftovers null in the report). */
+ * start; otherwise it is a fallback (-v, the report's fallbacks), and
+ * each failed walk says so (kills_failed, leftovers null). */
 static void tree_check_walk(const struct plan *plan)
 {
 	int fd = procmount_open();
@@ -91,9 +91,9 @@ static void tree_check_walk(const struct plan *plan)
 	if (plan->cg.kill_leftovers)
 		diag_die(EXIT_CANCELED, "--kill-leftovers: no procfs on /proc "
 			 "to find the command's tree, and no cgroup leaf");
-	if (plan->verbose)
-		diag_warn("no procfs on /proc: signals reach the command's "
-			  "process group only");
+	/* The report's fallbacks and -v name it as a subreaper refused. */
+	fallback_take(FALLBACK_SUBREAPER, errno, "no procfs on /proc: "
+		      "signals reach the process group only");
 }
 
 /* How a signal reaches the whole tree: the leaf, else (native) leash as
