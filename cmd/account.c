@@ -38,8 +38,10 @@ void account_report_file(const char *path)
 	if (reportfile_open(&ac.file, path) < 0) {
 		if (ac.file.shared)
 			diag_die(EXIT_CANCELED, "cannot write report to %s: "
-				 "others may write its directory (use one of "
-				 "your own, or --report-fd)", diag_quote(path));
+				 "others may write its directory%s (use one "
+				 "of your own, or --report-fd)", diag_quote(path),
+				 ac.file.shared == SAFEDIR_ABOVE ?
+				 ", or one on its way" : "");
 		diag_die_errno(EXIT_CANCELED, errno, "cannot write report to %s",
 			       diag_quote(path));
 	}

@@ -17,6 +17,7 @@
 #include "cgroup/cgroup.h"
 #include "parse.h"
 #include "signal/signal.h"
+#include "sys/sys.h"
 
 extern char **environ;
 
@@ -42,10 +43,19 @@ static const struct personality *personality_find(const char *argv0)
 	return &personalities[0];
 }
 
+/* Before main and before libcap's constructor (priority 300), which
+ * asks the kernel for the bounding set: a trap of that prctl finds the
+ * handler, and no file of leash's takes a closed fd 0-2's number.
+ * Neither can fail in a way leash could say yet: a trap stays fatal, a
+ * missing /dev/null leaves the fd closed. */
+__attribute__((constructor(101))) static void before_everything(void)
+{
+	sigsys_catch();
+	stdfd_open();
+}
+
 int main(int argc, char **argv)
 {
-	/* Before any call a seccomp filter may trap (even the clock's). */
-	sigsys_catch();
 	run_clock_start();
 	if (argc < 1 || !argv[0])
 		return EXIT_ENOENT;
@@ -89,8 +99,8 @@ static void leash_usage(void)
 	      "      --report=FILE         when leash ends, write one JSON object saying what\n"
 	      "                            ran and what happened to FILE (a regular file is\n"
 	      "                            replaced whole, a device, FIFO or /dev/stdout\n"
-	      "                            written in place; refused in a directory others\n"
-	      "                            may write)\n"
+	      "                            written in place; refused where others may\n"
+	      "                            write its directory or one on its way)\n"
 	      "      --report-fd=N         the same to descriptor N\n"
 	      "\n"
 	      "Identity (root only; no password is asked, nothing is authenticated):\n"

@@ -88,6 +88,27 @@ static void terminal_close(struct plan *plan)
 		pty_close(plan->pty);
 }
 
+/* The subreaper finds the tree by walking /proc: with no procfs there
+ * (a chroot, an image being built) the walk would see no process and
+ * report none.  --kill-leftovers, which promises the tree, refuses to
+ * start; otherwise it is a fallback (-v, the report's fallbacks), and
+ * each failed walk says so (kills_failed, leftovers null). */
+static void tree_check_walk(const struct plan *plan)
+{
+	int fd = proc_open();
+
+	if (fd >= 0) {
+		close(fd);
+		return;
+	}
+	if (plan->cg.kill_leftovers)
+		diag_die(EXIT_CANCELED, "--kill-leftovers: no procfs on /proc "
+			 "to find the command's tree, and no cgroup leaf");
+	/* The report's fallbacks and -v name it as a subreaper refused. */
+	fallback_take(FALLBACK_SUBREAPER, errno, "no procfs on /proc: "
+		      "signals reach the process group only");
+}
+
 /* How a signal reaches the whole tree: the leaf, else (native) leash as
  * a child subreaper, set before the fork so no orphan goes elsewhere;
  * timeout and su keep GNU's and util-linux's process group. */
@@ -114,6 +135,7 @@ static void tree_prepare(struct plan *plan)
 	plan->subreaper = true;
 	if (!plan->foreground)
 		plan->tree_kill = TREE_SUBREAPER;
+	tree_check_walk(plan);
 }
 
 /* An option that asked for a cgroup is never dropped without a word.

@@ -472,6 +472,26 @@ NO_LEAK_CHECK="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 	assert_no_leftovers
 }
 
+@test "SIGSYS: traps from process start on (libcap's constructor, all of prctl, fcntl) are never a death by SIGSYS" {
+	# libcap's constructor (priority 300) asks PR_CAPBSET_READ before
+	# main: leash's handler is in place first (priority 101).  A dynamic
+	# (SANITIZE=1) build runs the shared libcap's constructor before any
+	# of its own: there it cannot be caught.
+	skip_unless_static
+	local -a cmd
+	for cmd in "$LEASH -t 5 --" "$TIMEOUT 5"; do
+		cmd=($cmd)
+		BOUND=20 run --separate-stderr bounded "$NOSYS" -e TRAP capbset -- "${cmd[@]}" true
+		assert_status 0
+		BOUND=20 run --separate-stderr bounded "$NOSYS" -e TRAP fcntl -- "${cmd[@]}" true
+		assert_status 0
+		# All of prctl: the death signal has no fallback (one line).
+		BOUND=20 run --separate-stderr bounded "$NOSYS" -e TRAP prctl -- "${cmd[@]}" true
+		assert_status 125
+		[ "$stderr" = "${cmd[0]##*/}: cannot tie the command to leash's life: system call prctl refused (seccomp)" ]
+	done
+}
+
 @test "SIGSYS: a trap in the child as root leaves no leaf behind" {
 	need_root_leaf
 	ASAN_OPTIONS=${NO_LEAK_CHECK#*=} denied TRAP pdeathsig root -u "$UA" -t 5 -- true

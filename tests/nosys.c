@@ -11,6 +11,9 @@
  *            thread (clone with CLONE_THREAD, and clone3: no pthread_create)
  *            pdeathsig (prctl PR_SET_PDEATHSIG only), pipe (pipe2 and
  *            pipe): calls leash has no fallback for
+ *            capbset (prctl PR_CAPBSET_READ: libcap's constructor asks it
+ *            before main), prctl (all of it), fcntl, close, write: calls
+ *            made from process start on
  *     -e     the errno to fail with: ENOSYS (default), EPERM or E2BIG;
  *            or TRAP: no errno, a SIGSYS (si_code SYS_SECCOMP) instead
  * Called by another name (a copy named leash or timeout), it denies the
@@ -67,6 +70,15 @@ static const struct {
 	{ "keyctl", SYS_keyctl, ANY, 0 },
 	{ "subreaper", SYS_prctl, EQUALS, PR_SET_CHILD_SUBREAPER },
 	{ "pdeathsig", SYS_prctl, EQUALS, PR_SET_PDEATHSIG },
+	{ "capbset", SYS_prctl, EQUALS, PR_CAPBSET_READ },
+	{ "prctl", SYS_prctl, ANY, 0 },
+	{ "fcntl", SYS_fcntl, ANY, 0 },
+	{ "close", SYS_close, ANY, 0 },
+	{ "write", SYS_write, ANY, 0 },
+#ifdef SYS_writev
+	/* musl's stdio writes with writev. */
+	{ "write", SYS_writev, ANY, 0 },
+#endif
 	/* musl falls back to the old call on ENOSYS: deny both. */
 	{ "pipe", SYS_pipe2, ANY, 0 },
 #ifdef SYS_pipe

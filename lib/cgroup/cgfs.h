@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <time.h>
 
 /* openat AT/NAME with O_CLOEXEC added, in one syscall. */
 int cgfs_open(int at, const char *name, int flags);

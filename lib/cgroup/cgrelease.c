@@ -191,6 +191,7 @@ int cgroup_kill(const struct cgroup_plan *cg)
 static int cg_leaf_remove(const struct cgroup_plan *cg, int wait)
 {
 	const char *name = cg_leaf_name(cg);
+	struct timespec t0;
 
 	if (unlinkat(cg->uid_fd, name, AT_REMOVEDIR) == 0)
 		return 0;
@@ -198,11 +199,15 @@ static int cg_leaf_remove(const struct cgroup_plan *cg, int wait)
 		return rmdir(cg->leaf) == 0 || errno == ENOENT ? 0 : -1;
 	if (errno != EBUSY)
 		return -1;
+	clock_now(CLOCK_MONOTONIC, &t0);
 	if (cgfs_wait_event(cg->leaf_fd, "populated", 0, wait) < 0 &&
 	    errno != ENOENT)
 		return 1;
 	cgfs_rmdir_below(cg->leaf_fd);
-	return cgfs_rmdir(cg->uid_fd, name, 1000);
+	/* Emptying and removal share one bound, 1 s (WAIT is at most
+	 * that): a leaf member stuck in the kernel holds leash no longer
+	 * (supervise.h, the bounded waits). */
+	return cgfs_rmdir(cg->uid_fd, name, 1000 - (int)clock_ms_since(CLOCK_MONOTONIC, &t0));
 }
 
 void cgroup_release(struct cgroup_plan *cg)

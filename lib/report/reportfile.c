@@ -3,6 +3,7 @@
  * place, or a descriptor. */
 #define _GNU_SOURCE
 #include "report/reportfile.h"
+#include "report/safedir.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,12 +41,15 @@ static int make_temp(struct reportfile *f)
 	const unsigned char *seed = (const void *)getauxval(AT_RANDOM);
 	unsigned long long r = (unsigned long long)getpid() << 32;
 	size_t n = strlen(f->base);
+	struct stat st;
 
 	if (!(f->tmp = malloc(n + 8)))
 		return -1;
 	memcpy(f->tmp, f->base, n);
 	memcpy(f->tmp + n, ".XXXXXX", 8);
-	f->mode = 0666 & ~umask_now();
+	/* A shell's > mode, but never writable by others whatever the
+	 * umask: a leftover of the command could rewrite the outcome. */
+	f->mode = 0644 & ~umask_now();
 	for (int i = 0; seed && i < 8; i++)
 		r ^= (unsigned long long)seed[i] << (8 * i);
 	for (int tries = 0; tries < 100; tries++) {
@@ -58,8 +62,14 @@ static int make_temp(struct reportfile *f)
 		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
 		r ^= r >> 29;
 	}
-	if (f->fd >= 0)
+	if (f->fd >= 0 && fstat(f->fd, &st) == 0) {
+		f->dev = st.st_dev;
+		f->ino = st.st_ino;
 		return 0;
+	}
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
 	free(f->tmp);
 	f->tmp = NULL;
 	return -1;
@@ -152,27 +162,14 @@ static int in_place_fd(struct reportfile *f, int fd)
 	return f->fd < 0 ? -1 : 0;
 }
 
-/* Someone other than root and leash's own user may write the directory
- * ST describes: its owner, or a group or other write bit (a group
- * write bit of root's group or leash's own does not count). */
-static bool others_may_write(const struct stat *st)
-{
-	if (st->st_mode & S_IWOTH)
-		return true;
-	if (st->st_uid != 0 && st->st_uid != geteuid())
-		return true;
-	return (st->st_mode & S_IWGRP) && st->st_gid != 0 &&
-	       st->st_gid != getegid();
-}
-
-/* F->dir and F->base from F->path, the directory checked: every later
- * step goes through its descriptor, so a directory renamed or replaced
- * meanwhile does not move the report. */
+/* F->dir and F->base from F->path, the directory and each one above it
+ * checked (safedir.h): every later step goes through its descriptor,
+ * so a directory renamed or replaced meanwhile does not move the
+ * report. */
 static int open_dir(struct reportfile *f)
 {
 	const char *slash = strrchr(f->path, '/');
 	char dir[PATH_MAX];
-	struct stat st;
 	size_t n = slash ? (size_t)(slash - f->path) : 0;
 
 	f->base = slash ? slash + 1 : f->path;
@@ -184,14 +181,8 @@ static int open_dir(struct reportfile *f)
 	else if (!slash)
 		dir[n++] = '.';
 	dir[n] = '\0';
-	f->dir = openat(AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (f->dir < 0 || fstat(f->dir, &st) < 0)
-		return -1;
-	if (others_may_write(&st)) {
-		f->shared = true;
-		return errno = EPERM, -1;
-	}
-	return 0;
+	f->dir = safedir_open(dir, &f->shared);
+	return f->dir < 0 ? -1 : 0;
 }
 
 /* What is at the path decides how it is written.  A symbolic link to a
@@ -305,8 +296,17 @@ void reportfile_abort(struct reportfile *f)
  * here (kernel before 3.15, a filesystem without it): rename.  Readers
  * see the old file or the whole new one either way.  Both names are
  * taken in the directory opened and checked at the start. */
-static int put_in_place(const struct reportfile *f)
+static int put_in_place(struct reportfile *f)
 {
+	struct stat st;
+
+	/* The inode leash wrote, and nothing put under its name since. */
+	if (fstatat(f->dir, f->tmp, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -1;
+	if (st.st_dev != f->dev || st.st_ino != f->ino) {
+		f->shared = SAFEDIR_DIR;
+		return errno = EPERM, -1;
+	}
 	if (syscall(SYS_renameat2, f->dir, f->tmp, f->dir, f->base,
 		    RENAME_EXCHANGE_FLAG) == 0) {
 		/* TMP now names the old file; a directory put at PATH

@@ -14,6 +14,7 @@
 #include "diag/diag.h"
 #include "terminal/terminal.h"
 #include "signal/signal.h"
+#include "sys/sys.h"
 
 extern char **environ;
 
@@ -118,6 +119,9 @@ static _Noreturn void child_run(const struct plan *p, const sigset_t *mask,
 	sigsys_for_exec(&caller_mask);
 	if (sigprocmask(SIG_SETMASK, &caller_mask, NULL) < 0)
 		child_fail(fd, SPAWN_SIGMASK, 0, 125);
+	/* The std fds the caller left closed, closed again (leash had
+	 * /dev/null there): an exec failure is still told by FD. */
+	stdfd_close_for_exec();
 	exec_command(p->file, p->argv, p->envp ? p->envp : environ);
 	child_fail(fd, SPAWN_EXEC, 0, errno == ENOENT ? 127 : 126);
 }
@@ -178,7 +182,8 @@ int spawn_start(struct plan *plan, const sigset_t *orig_mask,
 		close(fds[0]);
 		child_run(plan, orig_mask, plan->self, fds[1], born);
 	}
-	close(fds[1]);
+	/* Never left open, or the read below would wait for ever. */
+	stdfd_drop(fds[1]);
 	c->errfd = fds[0];
 	return 0;
 }

@@ -20,7 +20,8 @@
 #include "diag/diag.h"
 #include "sys/sys.h"
 
-#define KILL_ROUNDS 200         /* x 5 ms: the bound of reaper_kill_all */
+#define KILL_ROUNDS 200         /* x 5 ms: reaper_kill_all's and
+				 * reaper_close's bound, together */
 
 struct proc {
 	struct proc_stat st;
@@ -42,6 +43,7 @@ void reaper_open(struct reaper *r, pid_t self, pid_t child)
 	r->self = self;
 	r->child = child;
 	r->adopted = false;
+	r->rounds = 0;
 }
 
 void reaper_child_signal(struct reaper *r, pid_t from, int code)
@@ -118,11 +120,17 @@ static int procs_scan(struct procs *t, pid_t self)
 {
 	struct dirent *e;
 	struct proc p;
-	DIR *d = opendir("/proc");
+	int fd = proc_open();
+	/* No procfs: a failed walk, not a tree of none. */
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
 
 	t->n = 0;
-	if (!d)
-		return -1;
+	if (!d) {
+		int err = errno;
+		if (fd >= 0)
+			close(fd);
+		return errno = err, -1;
+	}
 	while ((e = readdir(d))) {
 		if (e->d_name[0] < '1' || e->d_name[0] > '9')
 			continue;
@@ -249,7 +257,7 @@ int reaper_kill_all(struct reaper *r, unsigned *killed, reaper_seen_fn *seen,
 	int err = 0;
 
 	r->adopted = true;
-	for (int round = 0; round < KILL_ROUNDS; round++) {
+	for (; r->rounds < KILL_ROUNDS; r->rounds++) {
 		unsigned live = 0;
 		if (procs_scan(&t, r->self) < 0) {
 			err = errno;
@@ -346,13 +354,13 @@ void reaper_close(struct reaper *r, bool wait_dying)
 	/* No signal follows: reaping anything now is safe.  Nothing seen
 	 * but the command: nothing to reap (a zombie whose SIGCHLD merged
 	 * with the command's goes to init with the rest, which reaps it). */
-	for (int round = 0; r->adopted && round < KILL_ROUNDS;) {
+	for (int round = r->rounds; r->adopted;) {
 		si.si_pid = 0;
 		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG) < 0)
 			break;          /* ECHILD: nobody left */
 		if (si.si_pid)
 			continue;
-		if (!wait_dying || ++round == KILL_ROUNDS)
+		if (!wait_dying || ++round >= KILL_ROUNDS)
 			break;
 		nanosleep(&tick, NULL);
 	}

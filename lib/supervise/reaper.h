@@ -18,6 +18,8 @@ struct reaper {
 	pid_t self;
 	pid_t child;            /* the command: never reaped or signalled here */
 	bool adopted;           /* another child's SIGCHLD came, or a walk ran */
+	int rounds;             /* of the 1 s that reaper_kill_all and
+				 * reaper_close share, in 5 ms rounds: used */
 };
 
 /* Before the fork: become a child subreaper.  -1 with errno. */
@@ -47,8 +49,8 @@ int reaper_signal(struct reaper *r, int sig, pid_t skip_pgrp,
 typedef void reaper_seen_fn(pid_t pid, const char *name, void *arg);
 
 /* KILL every descendant but the command, walking again until a walk
- * finds none alive (bounded, about 1 s: a task stuck in the kernel does
- * not hold leash).  *KILLED = distinct processes killed, each told to
+ * finds none alive (bounded, about 1 s, which reaper_close's wait for
+ * the dying shares: a task stuck in the kernel does not hold leash).  *KILLED = distinct processes killed, each told to
  * SEEN (NULL: none) when first killed.  -1 with errno as
  * reaper_signal. */
 int reaper_kill_all(struct reaper *r, unsigned *killed, reaper_seen_fn *seen,
@@ -62,8 +64,8 @@ int reaper_list(struct reaper *r, int wait_ms, reaper_seen_fn *seen,
 		void *arg);
 
 /* After the command's reap, when no signal follows: reap what is dead;
- * with WAIT_DYING, wait (at most about 1 s) for the killed to finish
- * dying.  Live adopted processes are left: when leash exits they are
+ * with WAIT_DYING, wait for the killed to finish dying, for what is left
+ * of the second reaper_kill_all began.  Live adopted processes are left: when leash exits they are
  * re-parented to the next subreaper above it, or to init. */
 void reaper_close(struct reaper *r, bool wait_dying);
 

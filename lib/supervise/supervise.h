@@ -6,10 +6,50 @@
  * timer, signalfd, relay, reaper); it sends signals only while the
  * child is unreaped and reaps it exactly once, so kill() never reaches
  * a recycled pid; from the deadline plus -k on, nothing it does waits
- * on the target, its leftovers or the caller's terminal, and it is done
- * within 100 ms of the KILL.  What it did is kept in a tally (tally.h)
- * for the report.  Never: a signal to a pid it may have reaped, a wait
- * without a bound after the deadline. */
+ * on the target's leftovers or the caller's terminal beyond the bounds
+ * below.  What it did is kept in a tally (tally.h) for the report.
+ * Never: a signal to a pid it may have reaped, a wait without a bound
+ * after the deadline on anything but the command itself.
+ *
+ * The bounded waits, each with its bound (all in one place: this table
+ * is what a change to one of them must keep true):
+ *
+ *   wait                                  where             bound
+ *   W1 the leaf frozen before a signal    supervise.c       100 ms each:
+ *      (cgroup_hold), again for the       cgroup/cgrelease  TERM 300 ms,
+ *      leaf's walk of each signal sent                      KILL 100 ms
+ *      (the signal, its CONT; KILL by                       (200 ms before
+ *      cgroup.kill needs none)                              cgroup.kill)
+ *   W2 the pty drained after the exit     terminal/relay.c  50 ms once a
+ *      (relay_drain: 50 ms quiet ends it)                   KILL went out;
+ *                                                           else 250 ms,
+ *                                                           never past the
+ *                                                           next expiry
+ *   W3 the leaf emptied, then removed     cgroup/cgrelease  1 s together
+ *      (populated 0, rmdir's EBUSY)                         (100 ms after
+ *                                                           TERM alone)
+ *   W4 no leaf: the tree killed until a   supervise/reaper  1 s together
+ *      walk finds none, then the dying                      (5 ms rounds)
+ *      reaped (--kill-leftovers)
+ *   W5 no leaf: the leftovers listed      supervise/reaper  100 ms
+ *      for the report after a signal
+ *   W6 the loop's own wake-ups            supervise.c       20 ms (tree
+ *                                                           left), 100 ms
+ *                                                           (poll waiter)
+ *
+ * Summed, the deadline's signal goes out within W1 (300 ms; measured
+ * 0.31 s with a member stuck), and once the KILL is due it goes out
+ * within W1 (100 ms; 200 ms without cgroup.kill; measured 0.10 s), and
+ * leash is gone at most W2 + W3 = 1.05 s later with a leaf, W2 + W4 =
+ * 1.05 s without one (W5 only when
+ * --kill-leftovers did not run W4), a member stuck in the kernel
+ * included: a leaf that does not empty is kept for a later launch's
+ * sweep.  Usually both are a few ms.  Not bounded: the command itself
+ * stuck in the kernel (a hung NFS read), which the KILL ends only when
+ * its call returns: its reap is the single reap, as GNU timeout's is.
+ * harden.bats makes W1 and W3 as long as they can be (a leaf member
+ * writing to a frozen filesystem) and checks the sum: gone 1.12 s
+ * after the KILL was due (3.22 s for -t 1 -k 1). */
 #ifndef LEASH_SUPERVISE_H
 #define LEASH_SUPERVISE_H
 

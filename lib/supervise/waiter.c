@@ -54,8 +54,14 @@ static void *waiter_thread(void *arg)
 		;
 	/* The news, and the thread's last touch of *w: once the main
 	 * thread has read it, it may close the eventfd and leave W's frame. */
-	while (write(w->fd, &one, sizeof one) < 0 && errno == EINTR)
-		;
+	while (write(w->fd, &one, sizeof one) < 0)
+		if (errno != EINTR) {
+			/* A refused write (a seccomp trap: ENOSYS): the news
+			 * by a flag, then a wake-up the signalfd reads. */
+			atomic_store(&w->lost_wake, true);
+			kill(getpid(), SIGCHLD);
+			break;
+		}
 	return NULL;
 }
 
@@ -132,6 +138,7 @@ int waiter_start(struct waiter *w, enum waiter_kind kind, pid_t pid)
 	w->pid = pid;
 	w->fd = -1;
 	w->exited = false;
+	atomic_store(&w->lost_wake, false);
 	if (kind == WAITER_THREAD && waiter_start_thread(w) == 0)
 		return 0;
 	if (kind == WAITER_PIDFD && waiter_start_pidfd(w) == 0)
@@ -170,6 +177,8 @@ bool waiter_exited(struct waiter *w)
 {
 	siginfo_t si;
 
+	if (w->kind == WAITER_THREAD && atomic_load(&w->lost_wake))
+		w->exited = true;
 	if (w->kind != WAITER_POLL || w->exited)
 		return w->exited;
 	/* A poll tick: ask without reaping. */

@@ -6,6 +6,7 @@
 #ifndef LEASH_WAITER_H
 #define LEASH_WAITER_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -18,6 +19,8 @@ struct waiter {
 	pid_t pid;
 	int fd;                 /* readable once the child exited; -1 for poll */
 	bool exited;            /* known to have exited */
+	atomic_bool lost_wake;  /* the thread's write was refused: it
+				 * exited, told by this and a SIGCHLD */
 	struct sigthread sig;   /* the thread's mask, the caller's */
 };
 

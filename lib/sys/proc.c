@@ -1,13 +1,31 @@
 /* SPDX-License-Identifier: ISC */
-/* proc: the one reader of /proc/PID/stat (see proc.h). */
+/* proc: the one reader of /proc (see proc.h). */
+#define _GNU_SOURCE
 #include "sys/proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/vfs.h>
+#include <unistd.h>
 
 #include "sys/readfile.h"
+
+#define PROC_SUPER_MAGIC 0x9fa0 /* <linux/magic.h> */
+
+int proc_open(void)
+{
+	int fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct statfs sf;
+
+	if (fd < 0)
+		return -1;
+	if (fstatfs(fd, &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC)
+		return fd;
+	close(fd);
+	return errno = ENOENT, -1;
+}
 
 int proc_stat_parse(const char *buf, struct proc_stat *p)
 {

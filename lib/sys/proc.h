@@ -14,6 +14,11 @@ struct proc_stat {
 	char name[16];                  /* comm, at most 15 bytes */
 };
 
+/* /proc opened as a directory (O_RDONLY, close-on-exec) when procfs is
+ * mounted there; else -1 with errno, ENOENT for a directory that is no
+ * procfs (an empty /proc in a chroot or an image being built): a walk
+ * of it would find no process and pass for a tree with none. */
+int proc_open(void);
 /* Parse BUF, the text of a /proc/PID/stat: 0, or -1 when it is not one.
  * The command name may hold anything, ')' and spaces too, so the fields
  * are counted from its last ')'. */

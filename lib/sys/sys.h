@@ -11,12 +11,14 @@
  *   readfile   a small /proc or cgroupfs file read whole, no stdio
  *   format     printf without floating point (the static build's)
  *   small      qsort and strstr smaller than musl's
+ *   stdfd      fds 0-2 open from the start; a close nothing refuses
  *   arena      leash's malloc (no header: it is malloc)
  *   quote      an operand quoted as GNU's quote() does
  *   decpoint   the caller's locale's decimal point (glibc's files)
  *   opt        getopt_long with glibc's behaviour and messages
  *   nr         the system call numbers some libcs lack, defined once
- *   proc       /proc/PID/stat, its one reader (pid, parent, state, start)
+ *   proc       /proc, its one reader: procfs checked, /proc/PID/stat
+ *              (pid, parent, state, start), status, children
  *   sysname    a system call's name from its number, for a message */
 #ifndef LEASH_SYS_H
 #define LEASH_SYS_H
@@ -29,6 +31,7 @@
 #include "sys/quote.h"
 #include "sys/readfile.h"
 #include "sys/small.h"
+#include "sys/stdfd.h"
 #include "sys/sysname.h"
 
 #endif

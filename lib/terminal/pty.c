@@ -10,8 +10,12 @@
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
+#ifndef TIOCGDEV
+#define TIOCGDEV _IOR('T', 0x32, unsigned int)
+#endif
 #ifndef TIOCGPTPEER
 #define TIOCGPTPEER _IO('T', 0x41)
 #endif
@@ -30,17 +34,32 @@ bool pty_any_terminal(void)
 	return first_terminal() >= 0;
 }
 
-/* Which std fds are the same terminal as TERM (same device). */
+/* The terminal behind FD, as the kernel encodes its number: by
+ * TIOCGDEV, since the device of the file is (5,0) for every /dev/tty
+ * whatever terminal it stands for; st_rdev where TIOCGDEV is missing
+ * (before 3.8), so a /dev/tty there matches no other fd.  -1 when FD
+ * is no terminal. */
+static long tty_number(int fd)
+{
+	unsigned dev;
+	struct stat st;
+
+	if (ioctl(fd, TIOCGDEV, &dev) == 0)
+		return (long)dev;
+	if (!isatty(fd) || fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode))
+		return -1;
+	return (long)((minor(st.st_rdev) & 0xff) | (major(st.st_rdev) << 8) |
+		      ((minor(st.st_rdev) & ~0xffu) << 12));
+}
+
+/* Which std fds are the same terminal as TERM. */
 static unsigned same_terminal(int term)
 {
-	struct stat t, s;
+	long t = tty_number(term);
 	unsigned mask = 0;
 
-	if (fstat(term, &t) < 0)
-		return 0;
-	for (int fd = 0; fd <= 2; fd++)
-		if (fstat(fd, &s) == 0 && S_ISCHR(s.st_mode) &&
-		    s.st_rdev == t.st_rdev)
+	for (int fd = 0; t >= 0 && fd <= 2; fd++)
+		if (tty_number(fd) == t)
 			mask |= 1u << fd;
 	return mask;
 }
@@ -136,22 +155,14 @@ fail:
 	return errno = err, -1;
 }
 
-int pty_attach(const struct pty *p)
-{
-	if (setsid() < 0 || ioctl(p->slave, TIOCSCTTY, 0) < 0)
-		return -1;
-	for (int fd = 0; fd <= 2; fd++)
-		if (p->std_mask & (1u << fd) && dup2(p->slave, fd) < 0)
-			return -1;
-	return 0;
-}
-
-int pty_null_terminals(void)
+/* Each std fd that is a terminal other than the one numbered KEEP
+ * (-1: any terminal) becomes /dev/null. */
+static int null_terminals_but(long keep)
 {
 	int null = -1, err;
 
 	for (int fd = 0; fd <= 2; fd++) {
-		if (!isatty(fd))
+		if (!isatty(fd) || (keep >= 0 && tty_number(fd) == keep))
 			continue;
 		if (null < 0 &&
 		    (null = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0)
@@ -165,6 +176,28 @@ int pty_null_terminals(void)
 	if (null >= 0)
 		close(null);
 	return 0;
+}
+
+int pty_attach(const struct pty *p)
+{
+	long slave = tty_number(p->slave);
+
+	if (slave < 0)
+		return errno = ENOTTY, -1;
+	if (setsid() < 0 || ioctl(p->slave, TIOCSCTTY, 0) < 0)
+		return -1;
+	for (int fd = 0; fd <= 2; fd++)
+		if (p->std_mask & (1u << fd) && dup2(p->slave, fd) < 0)
+			return -1;
+	/* Checked again after the fact, failing closed: a terminal the
+	 * parent did not take for the caller's (another one, or one it
+	 * could not tell) is no descriptor of the target's. */
+	return null_terminals_but(slave);
+}
+
+int pty_null_terminals(void)
+{
+	return null_terminals_but(-1);
 }
 
 void pty_after_fork(struct pty *p)

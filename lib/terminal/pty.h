@@ -41,7 +41,9 @@ int pty_open(struct pty *p, uid_t uid, const char **step);
 
 /* Child, before the identity switch: a new session whose controlling
  * terminal is the slave, which replaces the std fds that were the
- * caller's terminal.  Async-signal-safe; -1 with errno. */
+ * caller's terminal (told by the terminal behind the fd, so a /dev/tty
+ * counts); then any std fd still a terminal other than the slave
+ * becomes /dev/null.  Async-signal-safe; -1 with errno. */
 int pty_attach(const struct pty *p);
 
 /* Child, when no pty could be had for another uid: each std fd that is
