@@ -378,6 +378,13 @@ int leash_main(int argc, char **argv)
 	/* A uid change at a prompt gets a pty: the session is protected
 	 * and keeps job control (DESIGN.md, Terminal). */
 	p.pty_candidate = p.new_session || p.pty_mode == PTY_ALWAYS;
+	/* --idle where the output is a terminal: a pty, so the command's
+	 * stdio stays line-buffered, as at that terminal, instead of
+	 * turning block-buffered (silent) behind a pipe.  --foreground and
+	 * --no-pty keep the caller's terminal: a pipe then. */
+	p.pty_idle = !duration_is_zero(&p.idle) && !p.foreground &&
+		     p.pty_mode != PTY_NEVER && (isatty(1) || isatty(2));
+	p.pty_candidate = p.pty_candidate || p.pty_idle;
 	/* GNU's group of our own, for the command to share; a command in a
 	 * session of its own shares nothing with it, and leash then stays
 	 * in the caller's group, the terminal's foreground job even in a

@@ -45,6 +45,13 @@ struct outcome {
 				 * went there and so to timeout itself */
 	bool sent_kill_after;   /* the -k KILL was sent */
 	int ended_by;           /* the end signal that ended the session, 0 */
+	int fired;              /* enum progress_due: PROGRESS_IDLE or
+				 * PROGRESS_STALL ended it (timed_out set
+				 * too), 0 the deadline or nothing */
+	/* --idle and --stall: the last output and the last CPU progress
+	 * seen, since leash started (WATCHED_*: that option was given). */
+	bool watched_output, watched_cpu;
+	struct timespec last_output, last_cpu;
 	struct tally tally;     /* signals sent, kills failed, leftovers */
 	/* CPU of the whole tree, set by run_plan when plan->account. */
 	long long user_us, system_us;
@@ -60,6 +67,7 @@ int supervise(const struct plan *plan, const struct sigstate *ss,
 	      enum waiter_kind kind, struct child *c, struct outcome *out);
 
 /* The area's other public headers: with this one, its face. */
+#include "supervise/progress.h"
 #include "supervise/reaper.h"
 
 #endif
