@@ -254,10 +254,8 @@ static void deliver(struct watch *w, int sig, enum tally_why why)
 	bool tree;
 	int hold = -1;
 	pid_t to;
-	bool warning = why == TALLY_WARN;
 
-	/* A warning is no end: -k's grace waits for the deadline. */
-	if (!warning && !duration_is_zero(&w->kill_after)) {
+	if (!duration_is_zero(&w->kill_after)) {
 		/* The KILL timer starts with the first signal, once. */
 		w->next_signal = SIGKILL;
 		w->kill_armed = true;
@@ -290,8 +288,7 @@ static void deliver(struct watch *w, int sig, enum tally_why why)
 	} else {
 		to_group(w, to, sig);
 	}
-	/* A warning does not continue a job its user stopped. */
-	if (sig != SIGKILL && sig != SIGCONT && !warning) {
+	if (sig != SIGKILL && sig != SIGCONT) {
 		kill(w->pid, SIGCONT);
 		to_group(w, to, SIGCONT);
 	}
@@ -300,6 +297,39 @@ static void deliver(struct watch *w, int sig, enum tally_why why)
 		deliver_cgroup(w, sig);
 	cgroup_unhold(&p->cg, hold);
 	tally_sent(w, sig, why, procs);
+}
+
+/* --warn: SIG to each process of the tree once (a handler that saves
+ * the job's state must not run twice: the command is in the group the
+ * group's signal reaches, the leaf's members are not), no CONT after it
+ * to the command or its group (a warning does not continue a job its
+ * user stopped), and -k's grace still waits for the deadline. */
+static void deliver_warning(struct watch *w, int sig)
+{
+	const struct plan *p = w->plan;
+	unsigned procs = 1;
+	int hold = -1;
+	pid_t to = 0;
+	bool tree = !p->foreground && group_of(w, &to);
+
+	if (p->verbose)
+		say_sending(w, sig, TALLY_WARN);
+	if (tree && p->tree_kill == TREE_CGROUP)
+		procs = leaf_hold_count(w, &hold);
+	else if (tree && p->tree_kill == TREE_SUBREAPER)
+		procs = deliver_tree(w, sig, to);
+	if ((!tree || p->tree_kill == TREE_CGROUP ||
+	     getpgid(w->pid) != (to < 0 ? -to : getpgrp())) &&
+	    kill(w->pid, sig) < 0)
+		tally_failed(w, sig, errno, "command");
+	if (tree && p->tree_kill == TREE_CGROUP) {
+		if (cgroup_signal(&p->cg, sig) < 0)
+			tally_failed(w, sig, errno, "cgroup");
+		cgroup_unhold(&p->cg, hold);
+	} else if (tree) {
+		to_group(w, to, sig);
+	}
+	tally_sent(w, sig, TALLY_WARN, procs);
 }
 
 /* A deadline without -k ends nothing when the command ignores its
@@ -383,7 +413,7 @@ static void on_progress(struct watch *w)
 
 	feed_output(w);
 	while ((due = progress_next(&w->progress, &sig)) == PROGRESS_WARN)
-		deliver(w, sig, TALLY_WARN);
+		deliver_warning(w, sig);
 	if (due != PROGRESS_NONE)
 		end_now(w, due);
 }
