@@ -130,6 +130,18 @@ assert_jq() {
 	[[ $(tr '\n' ' ' <"$TMP/both") == 'o1 e1 o2 e2 o3 e3 ' ]]
 }
 
+@test "progress: --idle: what waits for a slow reader at the command's exit still reaches it; a leftover holding the pipe does not hold leash" {
+	local n t0 t1
+	n=$("$LEASH" --idle=5 -t 20 -- sh -c 'head -c 300000 /dev/zero' | (sleep 0.3; wc -c))
+	[[ $n == 300000 ]]
+	t0=$(now_us)
+	run "$LEASH" --idle=5 -t 20 -- sh -c 'echo hi; sleep 4 & exit 0' "$MARK"
+	t1=$(now_us)
+	assert_status 0
+	assert_output hi
+	(( t1 - t0 < 2000000 ))
+}
+
 @test "progress: --idle: the command's output is a pipe (isatty false) when leash's is no terminal" {
 	run "$LEASH" --idle=5 -t 20 -- sh -c '[ -p /dev/stdout ] && echo pipe; [ -t 1 ] || echo notty'
 	assert_status 0
