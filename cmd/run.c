@@ -111,7 +111,6 @@ static void terminal_after_fork(struct plan *plan)
 	int err_sink;
 
 	if (plan->pipes) {
-		pipes_after_fork(plan->pipes);
 		/* leash's own lines to a relayed stderr wait no more than
 		 * its bytes do. */
 		if ((err_sink = pipes_err_sink(plan->pipes)) >= 0)

@@ -414,8 +414,12 @@ static void on_progress(struct watch *w)
 	feed_output(w);
 	while ((due = progress_next(&w->progress, &sig)) == PROGRESS_WARN)
 		deliver_warning(w, sig);
-	if (due != PROGRESS_NONE)
+	/* An end already on its way (a session ended from outside, its
+	 * grace counting) is not hurried. */
+	if (due != PROGRESS_NONE && !w->kill_armed)
 		end_now(w, due);
+	else if (due != PROGRESS_NONE)
+		progress_stop(&w->progress);
 }
 
 /* KILL at AT at the latest: the timer holds the earliest expiry. */

@@ -32,9 +32,10 @@ static bool same_description(void)
 }
 
 /* Where FD's bytes go: a description of its own, non-blocking, so no
- * write waits and the caller's flags stay (a pipe, FIFO, terminal or
- * device); a socket cannot be reopened, send() takes MSG_DONTWAIT; a
- * regular file is written as it is (its offset is shared). */
+ * write waits and the caller's flags stay (a pipe, FIFO or terminal); a
+ * socket cannot be reopened, send() takes MSG_DONTWAIT; a regular file
+ * or another device (/dev/null) is written as it is: it does not wait
+ * on a reader (and a file's offset is shared). */
 static void sink_open(struct pipe_stream *s)
 {
 	char path[32];
@@ -42,7 +43,8 @@ static void sink_open(struct pipe_stream *s)
 
 	s->sink = s->fd;
 	s->sink_own = s->sock = false;
-	if (fstat(s->fd, &st) < 0 || S_ISREG(st.st_mode))
+	if (fstat(s->fd, &st) < 0 || S_ISREG(st.st_mode) ||
+	    (S_ISCHR(st.st_mode) && !isatty(s->fd)))
 		return;
 	if (S_ISSOCK(st.st_mode)) {
 		s->sock = true;
@@ -95,14 +97,6 @@ int pipes_attach(const struct pipes *p)
 				return -1;
 	}
 	return 0;
-}
-
-void pipes_after_fork(struct pipes *p)
-{
-	for (unsigned i = 0; i < p->n; i++) {
-		close(p->s[i].wr);
-		p->s[i].wr = -1;
-	}
 }
 
 static bool pending(const struct pipe_stream *s)
@@ -225,6 +219,10 @@ void pipes_finish(struct pipes *p, const struct timespec *deadline,
 {
 	long max = killed ? RELAY_DRAIN_KILLED_MS : RELAY_DRAIN_MAX_MS;
 
+	for (unsigned i = 0; i < p->n; i++) {
+		close(p->s[i].wr);      /* EOF once the command's tree is done */
+		p->s[i].wr = -1;
+	}
 	if (!killed && deadline) {
 		long ms = clock_ms_until(LEASH_CLOCK, deadline);
 

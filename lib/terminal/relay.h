@@ -90,7 +90,10 @@ void relay_finish(struct relay *r, const struct timespec *deadline,
  * drop policy is the pty's, above. */
 struct pipe_stream {
 	int rd;                 /* leash's end, -1: none or at EOF */
-	int wr;                 /* the command's end, open until the fork */
+	int wr;                 /* the command's end, open in leash too
+				 * until its exit (pipes_finish): its
+				 * hangup, just before the exit's news,
+				 * would be a wake-up of its own */
 	int fd;                 /* the caller's fd it stands for (1 or 2) */
 	unsigned to;            /* bit N: the command's fd N is this pipe */
 	int sink;               /* where its bytes go */
@@ -113,16 +116,14 @@ struct pipes {
 int pipes_open(struct pipes *p, unsigned skip);
 /* Child: the pipes' ends onto fds 1 and 2.  Async-signal-safe. */
 int pipes_attach(const struct pipes *p);
-/* Parent, after the fork: the command's ends closed (EOF comes when the
- * last writer is gone). */
-void pipes_after_fork(struct pipes *p);
 /* Stream I's pipe (POLLIN while nothing waits) and sink (POLLOUT while
  * something does); -1 fd: skip. */
 struct pollfd pipes_in_poll(const struct pipes *p, unsigned i);
 struct pollfd pipes_out_poll(const struct pipes *p, unsigned i);
 void pipes_from_command(struct pipes *p, unsigned i);
 void pipes_to_sink(struct pipes *p, unsigned i);
-/* As relay_finish, for the pipes: until EOF, quiet or the bound. */
+/* As relay_finish, for the pipes: leash's copies of the command's ends
+ * closed, then until EOF, quiet or the bound. */
 void pipes_finish(struct pipes *p, const struct timespec *deadline,
 		  bool killed);
 /* The sink of fd 2 when leash's own lines should go there (-1: none). */
