@@ -65,6 +65,15 @@ assert_jq() {
 	assert_no_leftovers
 }
 
+@test "progress: --warn counts from an inherited deadline (LEASH_DEADLINE) that comes first" {
+	run "$LEASH" --cgroup=off -t 2 -- "$LEASH" --report="$R" --cgroup=off --warn=USR1@1 -t 30 -- \
+		sh -c 'trap "" USR1; sleep 10' "$MARK"
+	assert_status 124
+	assert_jq '.deadline_from' LEASH_DEADLINE
+	assert_jq '.signals_sent[0].why' warn
+	assert_jq '.signals_sent[0].at >= 0.7 and .signals_sent[0].at < 1.5' true
+}
+
 @test "progress: --warn needs a deadline, and room before it: one line, 125, nothing started" {
 	run "$LEASH" --warn=USR1@1 -- touch "$TMP/ran"
 	assert_status 125
