@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /* supervise: one loop in the main thread waits for the child's exit, the
  * deadline or a signal to forward.  Each event source owns one fd and
- * one handler (signalfd, deadline timer, waiter); the loop polls the
+ * one handler (signalfd, deadline timer, waiter, the pty relay, --idle's
+ * pipes, the progress timer); the loop polls the
  * table and dispatches.  Nothing runs asynchronously, so nothing can act
  * on a pid after the single reap at the end. */
 #define _GNU_SOURCE

@@ -2,8 +2,9 @@
 /* supervise: from the fork to the reap, one loop in the main thread.
  *
  * Promises: it waits for {child exited, deadline, signal to forward,
- * pty bytes, adopted children}, each a source with one fd (waiter,
- * timer, signalfd, relay, reaper); it sends signals only while the
+ * pty or --idle pipe bytes, adopted children, progress}, each a source
+ * with one fd (waiter, timer, signalfd, relay, pipes, reaper, progress:
+ * --warn, --idle and --stall); it sends signals only while the
  * child is unreaped and reaps it exactly once, so kill() never reaches
  * a recycled pid; from the deadline plus -k on, nothing it does waits
  * on the target, its leftovers or the caller's terminal, and it is done
