@@ -269,7 +269,7 @@ static int run_once(struct plan *plan, struct outcome *out,
 	}
 	terminal_prepare(plan, ss, uid);
 	if (output_prepare(plan) < 0) {
-		diag_warn_errno(errno, "cannot make the pipes --idle watches");
+		diag_warn_errno(errno, "cannot relay the output for --idle");
 		terminal_close(plan);
 		cgroup_release(&plan->cg);
 		return -1;

@@ -174,6 +174,16 @@ assert_jq() {
 	(( t1 - t0 < 3000000 ))
 }
 
+@test "progress: --idle where the output is another user's pipe, which leash cannot make non-blocking: one line, 125, nothing started" {
+	need_root "leash as nobody on root's pipe"
+	local out
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all -- \
+		"$LEASH" --idle=5 -t 5 -- touch "$TMP/ran" 2>&1 | cat; echo "st=${PIPESTATUS[0]}")
+	[[ $out == $'leash: cannot relay the output for --idle: Permission denied\nst=125' ]] ||
+		{ echo "$out" >&2; return 1; }
+	[[ ! -e $TMP/ran ]]
+}
+
 @test "progress: --idle -k: a command that ignores TERM is killed -k after; result idle, exit 137" {
 	BOUND=20 run bounded "$LEASH" --report="$R" --cgroup=off --idle=0.3 -t 20 -k 0.3 -- \
 		sh -c 'trap "" TERM; echo hi; sleep 10' "$MARK"

@@ -35,26 +35,33 @@ static bool same_description(void)
  * write waits and the caller's flags stay (a pipe, FIFO or terminal); a
  * socket cannot be reopened, send() takes MSG_DONTWAIT; a regular file
  * or another device (/dev/null) is written as it is: it does not wait
- * on a reader (and a file's offset is shared). */
-static void sink_open(struct pipe_stream *s)
+ * on a reader (and a file's offset is shared).  A pipe that cannot be
+ * reopened (another user's) is used only if it is non-blocking already:
+ * else a stalled reader could hold leash past the deadline.  -1 with
+ * errno then. */
+static int sink_open(struct pipe_stream *s)
 {
 	char path[32];
 	struct stat st;
+	int err;
 
 	s->sink = s->fd;
 	s->sink_own = s->sock = false;
 	if (fstat(s->fd, &st) < 0 || S_ISREG(st.st_mode) ||
 	    (S_ISCHR(st.st_mode) && !isatty(s->fd)))
-		return;
+		return 0;
 	if (S_ISSOCK(st.st_mode)) {
 		s->sock = true;
-		return;
+		return 0;
 	}
 	snprintf(path, sizeof path, "/proc/self/fd/%d", s->fd);
 	s->sink = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	s->sink_own = s->sink >= 0;
-	if (s->sink < 0)
-		s->sink = s->fd;
+	if (s->sink_own)
+		return 0;
+	err = errno;
+	s->sink = s->fd;
+	return fcntl(s->fd, F_GETFL) & O_NONBLOCK ? 0 : (errno = err, -1);
 }
 
 int pipes_open(struct pipes *p, unsigned skip)
@@ -78,8 +85,12 @@ int pipes_open(struct pipes *p, unsigned skip)
 		fcntl(fds[0], F_SETFL, O_NONBLOCK);
 		*s = (struct pipe_stream){ .rd = fds[0], .wr = fds[1], .fd = fd,
 					   .to = 1u << fd, .buf = bufs[p->n] };
-		sink_open(s);
 		p->n++;
+		if (sink_open(s) < 0) {
+			int err = errno;
+			pipes_close(p);
+			return errno = err, -1;
+		}
 	}
 	/* 2>&1: the child's 2 is 1's pipe too. */
 	if (one && p->n == 1 && p->s[0].fd == 1)
