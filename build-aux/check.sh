@@ -46,7 +46,7 @@ fi
 
 cd "${LEASH_SRCDIR:-$(dirname "$0")/..}" || exit 1
 
-SUPERVISION_FILES='tests/timeout.bats tests/supervise.bats tests/stress.bats tests/prexec.bats tests/terminal.bats tests/hostile.bats'
+SUPERVISION_FILES='tests/timeout.bats tests/supervise.bats tests/stress.bats tests/prexec.bats tests/terminal.bats tests/hostile.bats tests/progress.bats'
 waits=${LEASH_CHECK_WAITS:-thread pidfd poll}
 file_timeout=${LEASH_FILE_TIMEOUT:-900}
 njobs=${LEASH_CHECK_JOBS:-4}

@@ -157,6 +157,15 @@ void account_start(void)
 			  "a number without a passwd entry" : "an Android id");
 }
 
+/* What ended a command that timed out: the deadline, or --idle or
+ * --stall as one (with -k's KILL after it or not). */
+static enum report_result timed_out_by(const struct outcome *out,
+				       enum report_result deadline)
+{
+	return out->fired == PROGRESS_IDLE ? RESULT_IDLE :
+	       out->fired == PROGRESS_STALL ? RESULT_STALLED : deadline;
+}
+
 static void classify(struct report *r, const struct outcome *out, bool ran)
 {
 	if (!ran) {
@@ -167,7 +176,8 @@ static void classify(struct report *r, const struct outcome *out, bool ran)
 	r->tally = &out->tally;
 	if (out->code == CLD_EXITED) {
 		r->status = out->status;
-		r->result = out->timed_out ? RESULT_TIMEOUT : RESULT_EXITED;
+		r->result = out->timed_out ? timed_out_by(out, RESULT_TIMEOUT) :
+			    RESULT_EXITED;
 		return;
 	}
 	r->signal = out->status;
@@ -178,8 +188,10 @@ static void classify(struct report *r, const struct outcome *out, bool ran)
 	    out->have_usage && out->usage.oom_kills > 0)
 		r->result = RESULT_OOM_KILLED;
 	else if (out->timed_out)
-		r->result = out->status == SIGKILL && out->sent_kill_after ?
-			    RESULT_KILLED_AFTER_TIMEOUT : RESULT_TIMEOUT;
+		r->result = timed_out_by(out, out->status == SIGKILL &&
+					 out->sent_kill_after ?
+					 RESULT_KILLED_AFTER_TIMEOUT :
+					 RESULT_TIMEOUT);
 	else
 		r->result = out->status == SIGKILL ? RESULT_KILLED_FROM_OUTSIDE :
 			    RESULT_SIGNALED;
@@ -322,6 +334,18 @@ static void say_usage(char *buf, size_t size, const struct report *r)
 			 r->throttled_us % 1000000 / 10000);
 }
 
+/* " (no output since 1.02 s)": what --idle or --stall saw last. */
+static size_t say_progress(char *buf, size_t size, const struct report *r)
+{
+	bool idle = r->result == RESULT_IDLE;
+	const struct timespec *t = idle ? &r->last_output : &r->last_cpu;
+	int n = snprintf(buf, size, " (no %s since %ld.%02ld s)",
+			 idle ? "output" : "CPU used", (long)t->tv_sec,
+			 t->tv_nsec / 10000000);
+
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
 static void summary(const struct report *r)
 {
 	char line[512], name[16];
@@ -338,11 +362,15 @@ static void summary(const struct report *r)
 	else
 		at = (size_t)snprintf(line, sizeof line, "%s",
 				      r->result == RESULT_OOM_KILLED ? "oom-killed" :
+				      r->result == RESULT_IDLE ? "idle" :
+				      r->result == RESULT_STALLED ? "stalled" :
 				      r->result == RESULT_TIMEOUT ? "timeout" :
 				      r->result == RESULT_KILLED_AFTER_TIMEOUT ?
 				      "killed after timeout" : "killed from outside");
 	at += (size_t)snprintf(line + at, sizeof line - at, " after %ld.%02ld s",
 			       (long)r->wall.tv_sec, r->wall.tv_nsec / 10000000);
+	if (r->result == RESULT_IDLE || r->result == RESULT_STALLED)
+		at += say_progress(line + at, sizeof line - at, r);
 	sent_text(line + at, sizeof line - at, t);
 	at += strlen(line + at);
 	if (t && t->leftovers && at < sizeof line)
@@ -412,8 +440,13 @@ int account_finish(const struct outcome *out, bool ran, int status)
 		r.user_us = out->user_us;
 		r.system_us = out->system_us;
 	}
-	if (ran)
+	if (ran) {
 		usage(&r, out);
+		r.have_last_output = out->watched_output;
+		r.have_last_cpu = out->watched_cpu;
+		r.last_output = out->last_output;
+		r.last_cpu = out->last_cpu;
+	}
 	if (!ran)
 		r.error = diag_last();
 	account_write(&r);

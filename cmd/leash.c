@@ -90,6 +90,15 @@ static void leash_usage(void)
 	      "  -k, --kill-after=DURATION send KILL this long after the first signal\n"
 	      "                            (without it, a COMMAND that ignores SIGNAL, as an\n"
 	      "                            interactive shell ignores TERM, runs on: said)\n"
+	      "      --warn=SIGNAL@DURATION  send SIGNAL to COMMAND's tree DURATION before the\n"
+	      "                            deadline (-t, or LEASH_DEADLINE's), once; repeatable\n"
+	      "      --idle=DURATION       end COMMAND as at the deadline when it has written\n"
+	      "                            nothing to stdout or stderr for DURATION (its output\n"
+	      "                            then goes through leash: a pipe, or a pty where\n"
+	      "                            it was a terminal)\n"
+	      "      --stall=DURATION      end COMMAND as at the deadline when its whole tree\n"
+	      "                            has used no CPU for DURATION (a busy loop is not\n"
+	      "                            stalled)\n"
 	      "      --preserve-status     exit with COMMAND's status even when it timed out\n"
 	      "      --foreground          keep the caller's terminal and process group;\n"
 	      "                            only COMMAND itself is signalled\n"
@@ -148,7 +157,8 @@ static void leash_usage(void)
 	      "Environment: LEASH_WAIT=thread|pidfd|poll, LEASH_CGROUP_ROOT=DIR.\n"
 	      "\n"
 	      "Exit status:\n"
-	      "  124  COMMAND timed out (unless --preserve-status)\n"
+	      "  124  COMMAND timed out, or --idle or --stall ended it (unless\n"
+	      "       --preserve-status)\n"
 	      "  125  leash itself failed (usage, user, cgroup, identity switch, report)\n"
 	      "  126  COMMAND found but not executable (or RLIMIT_NPROC reached)\n"
 	      "  127  COMMAND not found\n"
@@ -388,6 +398,13 @@ int leash_main(int argc, char **argv)
 	/* A uid change at a prompt gets a pty: the session is protected
 	 * and keeps job control (DESIGN.md, Terminal). */
 	p.pty_candidate = p.new_session || p.pty_mode == PTY_ALWAYS;
+	/* --idle where the output is a terminal: a pty, so the command's
+	 * stdio stays line-buffered, as at that terminal, instead of
+	 * turning block-buffered (silent) behind a pipe.  --foreground and
+	 * --no-pty keep the caller's terminal: a pipe then. */
+	p.pty_idle = !duration_is_zero(&p.idle) && !p.foreground &&
+		     p.pty_mode != PTY_NEVER && (isatty(1) || isatty(2));
+	p.pty_candidate = p.pty_candidate || p.pty_idle;
 	/* GNU's group of our own, for the command to share; a command in a
 	 * session of its own shares nothing with it, and leash then stays
 	 * in the caller's group, the terminal's foreground job even in a

@@ -16,7 +16,7 @@
 enum {
 	OPT_PRESERVE = 256, OPT_FOREGROUND, OPT_PTY, OPT_NO_PTY, OPT_KEEP_CAPS, OPT_NNP, OPT_CGROUP,
 	OPT_WEIGHT, OPT_CGROUP_ROOT, OPT_KILL_LEFTOVERS, OPT_NO_NSS, OPT_REPORT,
-	OPT_REPORT_FD,
+	OPT_REPORT_FD, OPT_WARN, OPT_IDLE, OPT_STALL,
 	OPT_LIMIT,      /* + enum cgroup_limit: a row of CGROUP_LIMITS each */
 };
 
@@ -24,6 +24,9 @@ static const struct opt_long leash_longs[] = {
 	{ "timeout", OPT_REQUIRED, 't' },
 	{ "signal", OPT_REQUIRED, 's' },
 	{ "kill-after", OPT_REQUIRED, 'k' },
+	{ "warn", OPT_REQUIRED, OPT_WARN },
+	{ "idle", OPT_REQUIRED, OPT_IDLE },
+	{ "stall", OPT_REQUIRED, OPT_STALL },
 	{ "preserve-status", OPT_NONE, OPT_PRESERVE },
 	{ "foreground", OPT_NONE, OPT_FOREGROUND },
 	{ "verbose", OPT_NONE, 'v' },
@@ -128,6 +131,53 @@ static int parse_time(const char *s, struct timespec *d, struct parse_error *e)
 	return PARSE_RUN;
 }
 
+/* --idle, --stall and --warn's DURATION: more than zero (zero is -t's
+ * "none", which here would mean at once).  One line and 125. */
+static int parse_progress_time(const char *opt, const char *s,
+			       struct timespec *d, struct parse_error *e)
+{
+	if (duration_parse(s, d) < 0 || duration_is_zero(d)) {
+		parse_say(e, "invalid %s duration %s: use a time above 0 "
+			  "(number with optional suffix s, m, h or d)", opt,
+			  diag_quote(s));
+		e->status = 125;
+		return PARSE_ERROR;
+	}
+	return PARSE_RUN;
+}
+
+/* --warn=SIG@DURATION, up to PLAN_MAX_WARN of them; whether the deadline
+ * leaves room for it is the run's to say (it may be inherited). */
+static int parse_warn(const char *arg, struct plan *p, struct parse_error *e)
+{
+	const char *at = strchr(arg, '@');
+	char name[32];
+	struct plan_warn *w = &p->warn[p->nwarn];
+
+	e->status = 125;
+	if (p->nwarn == PLAN_MAX_WARN) {
+		parse_say(e, "too many --warn: at most %d", PLAN_MAX_WARN);
+		return PARSE_ERROR;
+	}
+	if (!at || (size_t)(at - arg) >= sizeof name) {
+		parse_say(e, "invalid --warn %s: use SIGNAL@DURATION, e.g. "
+			  "USR1@30s", diag_quote(arg));
+		return PARSE_ERROR;
+	}
+	memcpy(name, arg, (size_t)(at - arg));
+	name[at - arg] = '\0';
+	if ((w->sig = signal_parse(name)) <= 0) {
+		parse_say(e, "invalid --warn %s: %s is not a signal",
+			  diag_quote(arg), diag_quote(name));
+		return PARSE_ERROR;
+	}
+	if (parse_progress_time("--warn", at + 1, &w->before, e) != PARSE_RUN)
+		return PARSE_ERROR;
+	w->arg = arg;
+	p->nwarn++;
+	return PARSE_RUN;
+}
+
 /* --report=FILE or --report-fd=N, kept in order for the run to open. */
 static int parse_report(bool fd, const char *arg, struct leash_opts *o,
 			struct parse_error *e)
@@ -176,6 +226,9 @@ static int leash_option(int c, const char *arg, struct plan *p,
 			return leash_usage_error(e);
 		}
 		break;
+	case OPT_WARN: return parse_warn(arg, p, e);
+	case OPT_IDLE: return parse_progress_time("--idle", arg, &p->idle, e);
+	case OPT_STALL: return parse_progress_time("--stall", arg, &p->stall, e);
 	case OPT_PRESERVE: p->preserve_status = true; break;
 	case OPT_FOREGROUND: p->foreground = true; break;
 	case OPT_PTY: p->pty_mode = PTY_ALWAYS; break;

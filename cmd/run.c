@@ -52,8 +52,8 @@ static void terminal_prepare(struct plan *plan, struct sigstate *ss, uid_t uid)
 
 	if (plan->pty_mode == PTY_NEVER || !plan->pty_candidate)
 		return;
-	if (plan->pty_mode == PTY_AUTO || other ? !pty_any_terminal() :
-	    !isatty(0))
+	if (plan->pty_mode == PTY_AUTO || other || plan->pty_idle ?
+	    !pty_any_terminal() : !isatty(0))
 		return;
 	plan->new_session = true;
 	if (pty_open(&pty, uid, &step) < 0) {
@@ -81,11 +81,55 @@ static void terminal_prepare(struct plan *plan, struct sigstate *ss, uid_t uid)
 		diag_warn("the command gets a pseudo-terminal of its own");
 }
 
-/* The caller's terminal as it was, and the pty closed: on every path. */
+/* --idle: the output the pty does not carry goes through pipes leash
+ * relays, so that leash sees it come.  -1 with errno. */
+static int output_prepare(struct plan *plan)
+{
+	static struct pipes pipes;
+
+	if (duration_is_zero(&plan->idle))
+		return 0;
+	if (pipes_open(&pipes, plan->pty ? plan->pty->std_mask : 0) < 0)
+		return -1;
+	plan->pipes = pipes.n ? &pipes : NULL;
+	return 0;
+}
+
+/* The caller's terminal as it was, the pty and the pipes closed: on
+ * every path. */
 static void terminal_close(struct plan *plan)
 {
 	if (plan->pty)
 		pty_close(plan->pty);
+	if (plan->pipes)
+		pipes_close(plan->pipes);
+	plan->pipes = NULL;
+}
+
+/* After the fork: the parent's side of the pty and the pipes. */
+static void terminal_after_fork(struct plan *plan)
+{
+	int err_sink;
+
+	if (plan->pipes) {
+		/* leash's own lines to a relayed stderr wait no more than
+		 * its bytes do. */
+		if ((err_sink = pipes_err_sink(plan->pipes)) >= 0)
+			diag_use_fd(err_sink, RELAY_LINE_WAIT_MS,
+				    RELAY_LINE_TRIES);
+	}
+	if (!plan->pty)
+		return;
+	pty_after_fork(plan->pty);
+	/* leash's own lines to that terminal wait for it no more than
+	 * the relay's bytes do: a stalled terminal loses them, never
+	 * holds leash (a failed copy: standard error, as before). */
+	if (plan->pty->std_mask & 4)
+		diag_use_fd(plan->pty->wr, RELAY_LINE_WAIT_MS,
+			    RELAY_LINE_TRIES);
+	/* After the signals are blocked: no signal can end us while
+	 * the caller's terminal is raw. */
+	pty_raw(plan->pty);
 }
 
 /* The subreaper finds the tree by walking /proc: with no procfs there
@@ -247,6 +291,12 @@ static int run_once(struct plan *plan, struct outcome *out,
 		return -1;
 	}
 	terminal_prepare(plan, ss, uid);
+	if (output_prepare(plan) < 0) {
+		diag_warn_errno(errno, "cannot relay the output for --idle");
+		terminal_close(plan);
+		cgroup_release(&plan->cg);
+		return -1;
+	}
 	if (spawn_start(plan, &ss->orig_mask, &c) < 0) {
 		diag_warn_errno(errno, "fork system call failed");
 		terminal_close(plan);
@@ -254,18 +304,7 @@ static int run_once(struct plan *plan, struct outcome *out,
 		return -1;
 	}
 	plan->cg.child = c.pid;
-	if (plan->pty) {
-		pty_after_fork(plan->pty);
-		/* leash's own lines to that terminal wait for it no more than
-		 * the relay's bytes do: a stalled terminal loses them, never
-		 * holds leash (a failed copy: standard error, as before). */
-		if (plan->pty->std_mask & 4)
-			diag_use_fd(plan->pty->wr, RELAY_LINE_WAIT_MS,
-				    RELAY_LINE_TRIES);
-		/* After the signals are blocked: no signal can end us while
-		 * the caller's terminal is raw. */
-		pty_raw(plan->pty);
-	}
+	terminal_after_fork(plan);
 	int rc = supervise(plan, ss, kind, &c, out);
 	if (rc == 0)
 		account_tree(plan, out);
@@ -340,6 +379,32 @@ static int deadline_prepare(struct plan *plan)
 			  : setenv(BUDGET_ENV, buf, 1);
 }
 
+/* --warn: a deadline in force to warn before, and each warning within
+ * it, else one line and nothing started. */
+static int warn_check(const struct plan *plan)
+{
+	struct timespec left;
+
+	if (!plan->nwarn)
+		return 0;
+	if (duration_is_zero(&plan->deadline)) {
+		diag_warn("--warn %s needs a deadline: -t DURATION, or %s",
+			  diag_quote(plan->warn[0].arg), BUDGET_ENV);
+		return -1;
+	}
+	left = timespec_left(&plan->deadline, run_started());
+	for (unsigned i = 0; i < plan->nwarn; i++) {
+		if (timespec_before(&plan->warn[i].before, &left))
+			continue;
+		diag_warn("--warn %s: not before the deadline, which is %ld.%03ld s "
+			  "away%s", diag_quote(plan->warn[i].arg),
+			  (long)left.tv_sec, left.tv_nsec / 1000000,
+			  plan->deadline_inherited ? " (" BUDGET_ENV ")" : "");
+		return -1;
+	}
+	return 0;
+}
+
 int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err)
 {
 	struct sigstate ss;
@@ -350,6 +415,8 @@ int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err)
 		diag_warn_errno(errno, "cannot pass the deadline on");
 		return -1;
 	}
+	if (warn_check(plan) < 0)
+		return -1;
 	rc = run_once(plan, out, err, &ss);
 
 	if (rc == 0 && run_again_without_cgroup(plan, out, err, &ss)) {
@@ -366,6 +433,9 @@ void spawn_error_report(struct plan *plan, const struct spawn_error *e)
 		if (e->step == 1)
 			diag_warn_errno(e->err, "cannot put /dev/null in place "
 					"of the terminal");
+		else if (e->step == 2)
+			diag_warn_errno(e->err, "cannot put the pipes --idle "
+					"watches in place");
 		else
 			diag_warn_errno(e->err, "cannot start a new session "
 					"or process group");

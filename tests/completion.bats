@@ -155,6 +155,14 @@ assert_all_options() {
 	offered cap_chown,cap_sys_nice
 }
 
+@test "--warn: signal names, each followed by @ for the duration" {
+	comp "leash --warn=US"
+	offered USR1@ USR2@
+	not_offered TERM@ USR1
+	comp "leash --warn=USR1@"
+	not_offered USR1@ TERM@
+}
+
 @test "--cgroup: auto, require, off, track" {
 	comp "leash --cgroup="
 	offered auto require off track

@@ -121,3 +121,16 @@ unhosted() {
 	echo "$output" >&2
 	diff <(unhosted <<<"$ex") <(unhosted <<<"$output")
 }
+
+@test "man and README: the --idle example prints, line for line, what leash prints" {
+	local want got
+	need_root "the example runs as root (its identity line)"
+	# The example's lines, as the page renders them (the figures vary).
+	want=$(sed -n "/^\\\$ leash -v --idle=2 -t 1h/,/^124\$/p" "$TOP/man/leash.1" |
+		sed -e '1d' -e '/^\$ echo/d' -e '/^124$/d' -e 's/[0-9]\.[0-9][0-9] s/N s/g' -e 's/^\\&//')
+	got=$(cd "$TMP" && "$LEASH" -v --idle=2 -t 1h -- sh -c 'echo started; sleep 600' 2>&1 |
+		sed -e 's/[0-9]\.[0-9][0-9] s/N s/g')
+	[[ $got == "$want" ]] || { printf 'man:\n%s\ngot:\n%s\n' "$want" "$got" >&2; return 1; }
+	# The README shows the same lines.
+	grep -qF "    leash: idle after 2.01 s (no output since 0.00 s): TERM to 2 processes, CPU 0.00 s" "$TOP/README"
+}

@@ -44,7 +44,7 @@ assert_jq() {
 }
 
 # Every key the man page documents, in every report.
-KEYS='["argv","cgroup","cgroup_reason","core_dumped","cpu","deadline_from","error","exit_status","fallbacks","identity","kills_failed","leftovers","leftovers_killed","leftovers_not_listed","limits","measured","pty","reraised","result","signal","signals_not_listed","signals_sent","status","tree_kill","wall_time"]'
+KEYS='["argv","cgroup","cgroup_reason","core_dumped","cpu","deadline_from","error","exit_status","fallbacks","identity","kills_failed","last_cpu_progress","last_output","leftovers","leftovers_killed","leftovers_not_listed","limits","measured","pty","reraised","result","signal","signals_not_listed","signals_sent","status","tree_kill","wall_time"]'
 
 assert_keys() {
 	assert_jq "keys == $KEYS" true
@@ -107,6 +107,30 @@ assert_keys() {
 	assert_jq .exit_status 137
 	assert_jq '[.signals_sent[].why] == ["deadline","kill-after"]' true
 	assert_jq '[.signals_sent[].signal] == ["TERM","KILL"]' true
+}
+
+@test "report: idle and stalled: --idle and --stall ended it, with the last output and the last CPU progress" {
+	run "$LEASH" --report="$R" --cgroup=off --idle=0.4 -t 20 -k 5 -- \
+		sh -c 'echo one; sleep 0.2; echo two; sleep 10'
+	assert_status 124
+	assert_keys
+	assert_jq .result idle
+	assert_jq .signal TERM
+	assert_jq '[.signals_sent[].why] == ["idle"]' true
+	assert_jq '.last_output > 0.1 and .last_output < 1' true
+	assert_jq .last_cpu_progress null
+	run "$LEASH" --report="$R" --cgroup=off --stall=0.4 -t 20 -- sleep 10
+	assert_status 124
+	assert_jq .result stalled
+	assert_jq '.signals_sent[0].why' stalled
+	assert_jq '.last_cpu_progress < .signals_sent[0].at' true
+	assert_jq .last_output null
+	# Not watched: null, whatever ended it.
+	run "$LEASH" --report="$R" --warn=USR1@0.1 -t 0.3 -- sh -c 'trap "" USR1; sleep 10'
+	assert_status 124
+	assert_jq .result timeout
+	assert_jq '[.signals_sent[].why] == ["warn","deadline"]' true
+	assert_jq '.last_output == null and .last_cpu_progress == null' true
 }
 
 @test "report: killed-from-outside: a SIGKILL leash did not send" {

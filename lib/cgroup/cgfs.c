@@ -81,7 +81,7 @@ int cgfs_write(int at, const char *file, const char *val)
 	return -1;
 }
 
-long cgfs_key(int at, const char *file, const char *key)
+long long cgfs_key(int at, const char *file, const char *key)
 {
 	char buf[512], *p = buf;
 	size_t klen = strlen(key);
@@ -90,7 +90,7 @@ long cgfs_key(int at, const char *file, const char *key)
 		return -1;
 	while (p && *p) {
 		if (strncmp(p, key, klen) == 0 && p[klen] == ' ')
-			return strtol(p + klen + 1, NULL, 10);
+			return strtoll(p + klen + 1, NULL, 10);
 		p = strchr(p, '\n');
 		if (p)
 			p++;

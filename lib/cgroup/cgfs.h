@@ -31,12 +31,11 @@ int cgfs_mkdir(int at, const char *name, bool *created);
 /* Write VAL to AT/FILE in one write(2). */
 int cgfs_write(int at, const char *file, const char *val);
 
-/* The value of KEY in a "key value" file such as cgroup.events, or -1. */
-long cgfs_key(int at, const char *file, const char *key);
+/* The value of KEY in a "key value" file such as cgroup.events, or -1
+ * (long long: cpu.stat's microseconds pass 2^31 in 36 minutes). */
+long long cgfs_key(int at, const char *file, const char *key);
 
-/* A file holding one number (memory.peak, cgroup.freeze), or -1:
- * strtoll, as cgfs_key's long is 32 bits on some targets and
- * memory.peak is not. */
+/* A file holding one number (memory.peak, cgroup.freeze), or -1. */
 long long cgfs_number(int at, const char *file);
 /* Wait until KEY in DIR/cgroup.events reads WANT, at most MS ms.
  * 0 when it does, -1 with ETIMEDOUT (or the open error). */

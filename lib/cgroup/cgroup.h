@@ -113,6 +113,11 @@ static inline bool cgroup_limited(const struct cgroup_plan *cg)
 /* The first limit option given, for messages ("--memory-max"). */
 const char *cgroup_limit_option(const struct cgroup_plan *cg);
 
+/* The CPU the leaf's whole tree has used so far, microseconds (cpu.stat
+ * usage_usec, which cgroup2 keeps without the cpu controller): one read,
+ * for --stall.  -1 with errno (ENOENT: no leaf). */
+long long cgroup_cpu_usec(const struct cgroup_plan *cg);
+
 /* The leaf's counters into U (all -1 without a leaf). */
 void cgroup_usage(const struct cgroup_plan *cg, struct cgroup_usage *u);
 

@@ -71,6 +71,13 @@ int cgroup_wait_empty(const struct cgroup_plan *cg, int ms)
 	return cgfs_wait_event(cg->leaf_fd, "populated", 0, ms);
 }
 
+long long cgroup_cpu_usec(const struct cgroup_plan *cg)
+{
+	if (!cgroup_has_leaf(cg))
+		return errno = ENOENT, -1;
+	return cgfs_key(cg->leaf_fd, "cpu.stat", "usage_usec");
+}
+
 void cgroup_usage(const struct cgroup_plan *cg, struct cgroup_usage *u)
 {
 	int fd = cg->leaf[0] ? cg->leaf_fd : -1;

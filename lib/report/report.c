@@ -268,6 +268,8 @@ const char *report_result_name(enum report_result r)
 	case RESULT_KILLED_AFTER_TIMEOUT: return "killed-after-timeout";
 	case RESULT_KILLED_FROM_OUTSIDE: return "killed-from-outside";
 	case RESULT_OOM_KILLED: return "oom-killed";
+	case RESULT_IDLE: return "idle";
+	case RESULT_STALLED: return "stalled";
 	default: return "failed";
 	}
 }
@@ -289,6 +291,9 @@ static const char *why_name(enum tally_why w)
 	case TALLY_KILL_AFTER: return "kill-after";
 	case TALLY_LEFTOVERS: return "leftovers";
 	case TALLY_SESSION_END: return "session-end";
+	case TALLY_WARN: return "warn";
+	case TALLY_IDLE: return "idle";
+	case TALLY_STALL: return "stalled";
 	default: return "forwarded";
 	}
 }
@@ -461,6 +466,24 @@ static void put_fate(struct jbuf *b, bool *first, const struct report *r)
 	jb_put(b, r->reraised ? "true" : "false", r->reraised ? 4 : 5);
 }
 
+static void jb_when(struct jbuf *b, bool have, const struct timespec *t)
+{
+	if (have)
+		jb_secs(b, (long long)t->tv_sec, t->tv_nsec);
+	else
+		jb_put(b, "null", 4);
+}
+
+/* --idle's and --stall's news: when the command last wrote, last used
+ * CPU (null: not watched). */
+static void put_progress(struct jbuf *b, bool *first, const struct report *r)
+{
+	jb_key(b, first, "last_output");
+	jb_when(b, r->have_last_output, &r->last_output);
+	jb_key(b, first, "last_cpu_progress");
+	jb_when(b, r->have_last_cpu, &r->last_cpu);
+}
+
 static void put_cost(struct jbuf *b, bool *first, const struct report *r)
 {
 	jb_key(b, first, "wall_time");
@@ -558,6 +581,7 @@ int report_format(const struct report *r, struct jbuf *b)
 	jb_key(b, &first, "fallbacks");
 	put_fallbacks(b, r->fallbacks);
 	put_fate(b, &first, r);
+	put_progress(b, &first, r);
 	jb_key(b, &first, "signals_sent");
 	put_sent(b, t);
 	jb_key(b, &first, "signals_not_listed");

@@ -44,6 +44,8 @@ enum report_result {
 	RESULT_KILLED_AFTER_TIMEOUT,
 	RESULT_KILLED_FROM_OUTSIDE,
 	RESULT_OOM_KILLED,      /* SIGKILL from the OOM killer in its leaf */
+	RESULT_IDLE,            /* --idle: no output for that long */
+	RESULT_STALLED,         /* --stall: no CPU in the tree that long */
 };
 
 struct report {
@@ -77,6 +79,10 @@ struct report {
 	bool reraised;          /* leash dies of the command's signal */
 	const struct tally *tally;  /* NULL: nothing was sent */
 	struct timespec wall;
+	/* --idle's last output and --stall's last CPU progress, since
+	 * leash started; HAVE_*: that option was given (else null). */
+	bool have_last_output, have_last_cpu;
+	struct timespec last_output, last_cpu;
 	bool have_cpu;
 	const char *cpu_source; /* "cgroup" or "rusage" */
 	long long user_us, system_us;

@@ -12,6 +12,8 @@
 #include "ident/ident.h"
 #include "terminal/terminal.h"
 
+#define PLAN_MAX_WARN 8
+
 /* How the signal reaches the whole tree (DESIGN.md, Supervision). */
 enum tree_kill {
 	TREE_NONE,              /* --foreground: the command alone */
@@ -40,6 +42,21 @@ struct plan {
 	bool deadline_inherited;
 	bool export_deadline;
 	struct timespec started;        /* LEASH_CLOCK, the deadline's origin */
+	/* Progress (native): --warn's signals, each sent BEFORE the
+	 * deadline in force, once; --idle, no output for that long, and
+	 * --stall, no CPU in the tree for that long, end the command as the
+	 * deadline does (zero: not watched). */
+	struct plan_warn {
+		int sig;
+		struct timespec before;
+		const char *arg;        /* as given, for messages */
+	} warn[PLAN_MAX_WARN];
+	unsigned nwarn;
+	struct timespec idle;
+	struct timespec stall;
+	/* Set by run_plan for --idle without a pty: the command's stdout
+	 * and stderr go through pipes leash relays (terminal/relay.h). */
+	struct pipes *pipes;
 	pid_t self;             /* leash's pid, read once (set by run_plan) */
 	int term_signal;
 	int pdeath_signal;      /* the command's when leash dies (timeout: -s) */
@@ -73,6 +90,9 @@ struct plan {
 	 * the kind a pty protects), and, set by run_plan, the one in use. */
 	enum pty_mode pty_mode;
 	bool pty_candidate;
+	/* --idle with fd 1 or 2 a terminal: a pty keeps the command's stdio
+	 * line-buffered, as at the terminal, while leash sees its output. */
+	bool pty_idle;
 	struct pty *pty;
 	/* No pty to be had for another uid: the std fds that are terminals
 	 * become /dev/null in the child (pty_null_terminals). */

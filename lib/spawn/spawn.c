@@ -54,6 +54,13 @@ static void child_session(const struct plan *p, int fd)
 		child_fail(fd, SPAWN_SESSION, 1, 125);
 }
 
+/* --idle: the output leash relays, to see it come. */
+static void child_pipes(const struct plan *p, int fd)
+{
+	if (p->pipes && pipes_attach(p->pipes) < 0)
+		child_fail(fd, SPAWN_SESSION, 2, 125);
+}
+
 /* The death signal is cleared by the identity switch, so set it after;
  * then make sure the parent did not die before it was armed. */
 static void child_pdeathsig(const struct plan *p, pid_t parent, int fd)
@@ -103,6 +110,7 @@ static _Noreturn void child_run(const struct plan *p, const sigset_t *mask,
 	signal(SIGTTIN, SIG_DFL);
 	signal(SIGTTOU, SIG_DFL);
 	child_session(p, fd);
+	child_pipes(p, fd);
 	/* Join while still root: the groups are not the target's to write. */
 	if (p->cg.active && cgroup_join_step(&p->cg, born, &cstep) < 0)
 		child_fail(fd, SPAWN_CGROUP, (int)cstep, 125);

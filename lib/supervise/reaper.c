@@ -365,3 +365,20 @@ void reaper_close(struct reaper *r, bool wait_dying)
 		nanosleep(&tick, NULL);
 	}
 }
+
+int reaper_tree_cpu(pid_t self, unsigned long long *ticks)
+{
+	struct procs t = { 0 };
+
+	if (procs_scan(&t, self) < 0) {
+		int err = errno;
+		free(t.v);
+		return errno = err, -1;
+	}
+	*ticks = 0;
+	for (size_t i = 0; i < t.n; i++)
+		if (t.v[i].mine)
+			*ticks += t.v[i].st.cpu;
+	free(t.v);
+	return 0;
+}

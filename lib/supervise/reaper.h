@@ -69,5 +69,11 @@ int reaper_list(struct reaper *r, int wait_ms, reaper_seen_fn *seen,
  * re-parented to the next subreaper above it, or to init. */
 void reaper_close(struct reaper *r, bool wait_dying);
 
+/* The CPU used so far by leash's live descendants and the children they
+ * reaped (/proc/PID/stat's utime, stime, cutime, cstime), in clock
+ * ticks: --stall's reading where there is no leaf.  Needs no subreaper
+ * (without one, what is re-parented elsewhere is not counted).  -1 with
+ * errno when /proc cannot be walked. */
+int reaper_tree_cpu(pid_t self, unsigned long long *ticks);
 
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /* supervise: one loop in the main thread waits for the child's exit, the
  * deadline or a signal to forward.  Each event source owns one fd and
- * one handler (signalfd, deadline timer, waiter); the loop polls the
+ * one handler (signalfd, deadline timer, waiter, the pty relay, --idle's
+ * pipes, the progress timer); the loop polls the
  * table and dispatches.  Nothing runs asynchronously, so nothing can act
  * on a pid after the single reap at the end. */
 #define _GNU_SOURCE
@@ -18,6 +19,7 @@
 
 #include "cgroup/cgroup.h"
 #include "diag/diag.h"
+#include "supervise/progress.h"
 #include "supervise/reaper.h"
 #include "terminal/terminal.h"
 #include "time/time.h"
@@ -124,6 +126,10 @@ struct watch {
 	const sigset_t *handled;
 	sigset_t mine;          /* what the signalfd reads */
 	struct relay *relay;    /* the pty's bytes, or NULL */
+	struct pipes *pipes;    /* --idle's pipes, or NULL */
+	struct progress progress;  /* --warn, --idle, --stall */
+	enum progress_due fired;   /* IDLE or STALL: what ended it, not the
+				    * deadline */
 	struct reaper reaper;   /* used when plan->subreaper */
 	struct tally *tally;
 	sigset_t to_group;      /* sent to our own group: later ones dropped */
@@ -152,13 +158,16 @@ static void tally_sent(struct watch *w, int sig, enum tally_why why,
 		       procs);
 }
 
-static void say_sending(const struct watch *w, int sig)
+static void say_sending(const struct watch *w, int sig, enum tally_why why)
 {
 	char name[16];
 
-	diag_warn("sending signal %s to command %s",
+	diag_warn("sending %ssignal %s to command %s%s",
+		  why == TALLY_WARN ? "warning " : "",
 		  signal_name(sig, name, sizeof name),
-		  diag_quote(w->plan->argv[0]));
+		  diag_quote(w->plan->argv[0]),
+		  why == TALLY_IDLE ? ": no output for the --idle time" :
+		  why == TALLY_STALL ? ": no CPU used for the --stall time" : "");
 }
 
 /* Where group signals go: the child's own session (a uid change), else
@@ -255,7 +264,7 @@ static void deliver(struct watch *w, int sig, enum tally_why why)
 		w->kill_after = (struct timespec){ 0, 0 };
 	}
 	if (p->verbose)
-		say_sending(w, sig);
+		say_sending(w, sig, why);
 	/* --foreground: the command alone, as GNU does. */
 	tree = !p->foreground && group_of(w, &to);
 	if (tree && p->tree_kill == TREE_CGROUP)
@@ -291,6 +300,39 @@ static void deliver(struct watch *w, int sig, enum tally_why why)
 	tally_sent(w, sig, why, procs);
 }
 
+/* --warn: SIG to each process of the tree once (a handler that saves
+ * the job's state must not run twice: the command is in the group the
+ * group's signal reaches, the leaf's members are not), no CONT after it
+ * to the command or its group (a warning does not continue a job its
+ * user stopped), and -k's grace still waits for the deadline. */
+static void deliver_warning(struct watch *w, int sig)
+{
+	const struct plan *p = w->plan;
+	unsigned procs = 1;
+	int hold = -1;
+	pid_t to = 0;
+	bool tree = !p->foreground && group_of(w, &to);
+
+	if (p->verbose)
+		say_sending(w, sig, TALLY_WARN);
+	if (tree && p->tree_kill == TREE_CGROUP)
+		procs = leaf_hold_count(w, &hold);
+	else if (tree && p->tree_kill == TREE_SUBREAPER)
+		procs = deliver_tree(w, sig, to);
+	if ((!tree || p->tree_kill == TREE_CGROUP ||
+	     getpgid(w->pid) != (to < 0 ? -to : getpgrp())) &&
+	    kill(w->pid, sig) < 0)
+		tally_failed(w, sig, errno, "command");
+	if (tree && p->tree_kill == TREE_CGROUP) {
+		if (cgroup_signal(&p->cg, sig) < 0)
+			tally_failed(w, sig, errno, "cgroup");
+		cgroup_unhold(&p->cg, hold);
+	} else if (tree) {
+		to_group(w, to, sig);
+	}
+	tally_sent(w, sig, TALLY_WARN, procs);
+}
+
 /* A deadline without -k ends nothing when the command ignores its
  * signal, as an interactive shell ignores TERM: said once, at once (not
  * under -v only: who typed -t waits for an end that will not come),
@@ -316,8 +358,11 @@ static void hint_ignored(const struct watch *w, int sig)
 static void expire(struct watch *w)
 {
 	bool grace_over = w->kill_armed;
-	enum tally_why why = !grace_over ? TALLY_DEADLINE :
-			     w->timed_out ? TALLY_KILL_AFTER : TALLY_SESSION_END;
+	enum tally_why why = grace_over ? w->timed_out ? TALLY_KILL_AFTER :
+							 TALLY_SESSION_END :
+			     w->fired == PROGRESS_IDLE ? TALLY_IDLE :
+			     w->fired == PROGRESS_STALL ? TALLY_STALL :
+			     TALLY_DEADLINE;
 	int sig = w->next_signal;
 
 	/* A session ended from outside is killed, not timed out. */
@@ -325,6 +370,8 @@ static void expire(struct watch *w)
 		w->timed_out = true;
 	if (grace_over)
 		w->sent_kill_after = true;
+	/* The end has come: no warning, silence or pause counts now. */
+	progress_stop(&w->progress);
 	deliver(w, sig, why);
 	if (!grace_over)
 		hint_ignored(w, sig);
@@ -335,6 +382,45 @@ static void on_timer(struct watch *w)
 {
 	if (timer_expired(&w->timer))
 		expire(w);
+}
+
+/* Idle or stalled: the end comes now, as at the deadline, through the
+ * deadline's own timer (armed at once), so it is sent once, with -k's
+ * grace after it, and the deadline does not come again. */
+static void end_now(struct watch *w, enum progress_due why)
+{
+	struct timespec now;
+
+	w->fired = why;
+	progress_stop(&w->progress);
+	clock_now(LEASH_CLOCK, &now);
+	timer_arm_at(&w->timer, &now);
+}
+
+/* The output the relays saw last, for --idle. */
+static void feed_output(struct watch *w)
+{
+	if (w->relay)
+		progress_output(&w->progress, &w->relay->last_out);
+	if (w->pipes)
+		progress_output(&w->progress, &w->pipes->last_out);
+}
+
+/* Source: the progress timer (--warn, --idle, --stall). */
+static void on_progress(struct watch *w)
+{
+	enum progress_due due;
+	int sig = 0;
+
+	feed_output(w);
+	while ((due = progress_next(&w->progress, &sig)) == PROGRESS_WARN)
+		deliver_warning(w, sig);
+	/* An end already on its way (a session ended from outside, its
+	 * grace counting) is not hurried. */
+	if (due != PROGRESS_NONE && !w->kill_armed)
+		end_now(w, due);
+	else if (due != PROGRESS_NONE)
+		progress_stop(&w->progress);
 }
 
 /* KILL at AT at the latest: the timer holds the earliest expiry. */
@@ -418,6 +504,7 @@ static void suspend_session(struct watch *w)
 	relay_resume(w->relay);
 	pty_raw(p);
 	pty_sync_size(p);
+	progress_resumed(&w->progress);
 	kill(w->pid, SIGCONT);
 }
 
@@ -568,7 +655,37 @@ static void on_master_src(struct watch *w, short revents)
 	relay_from_master(w->relay, revents);
 }
 
-#define NSOURCES 6
+static void on_progress_src(struct watch *w, short revents)
+{
+	(void)revents;
+	on_progress(w);
+}
+
+static void on_pipe_src(struct watch *w, short revents)
+{
+	(void)revents;
+	pipes_from_command(w->pipes, 0);
+}
+
+static void on_pipe2_src(struct watch *w, short revents)
+{
+	(void)revents;
+	pipes_from_command(w->pipes, 1);
+}
+
+static void on_sink_src(struct watch *w, short revents)
+{
+	(void)revents;
+	pipes_to_sink(w->pipes, 0);
+}
+
+static void on_sink2_src(struct watch *w, short revents)
+{
+	(void)revents;
+	pipes_to_sink(w->pipes, 1);
+}
+
+#define NSOURCES 11
 
 /* The table, in order: signals first, so a deadline or a signal is
  * never starved by a busy pty. */
@@ -586,6 +703,16 @@ static int sources(const struct watch *w, struct source *s)
 		s[n++] = (struct source){ relay_master_poll(w->relay), on_master_src };
 		s[n++] = (struct source){ relay_out_poll(w->relay), on_out_src };
 	}
+	for (unsigned i = 0; w->pipes && i < w->pipes->n; i++) {
+		s[n++] = (struct source){ pipes_in_poll(w->pipes, i),
+					  i ? on_pipe2_src : on_pipe_src };
+		s[n++] = (struct source){ pipes_out_poll(w->pipes, i),
+					  i ? on_sink2_src : on_sink_src };
+	}
+	/* Last: it reads what the relays saw in this round. */
+	if (!w->waiter.exited)
+		s[n++] = (struct source){ { progress_fd(&w->progress), POLLIN, 0 },
+					  on_progress_src };
 	return n;
 }
 
@@ -597,6 +724,9 @@ static int poll_ms(const struct watch *w)
 {
 	int a = timer_wait_ms(&w->timer), b = waiter_interval_ms(&w->waiter);
 	int ms = a < 0 ? b : b < 0 || a < b ? a : b;
+	int c = w->waiter.exited ? -1 : progress_wait_ms(&w->progress);
+
+	ms = c < 0 ? ms : ms < 0 || c < ms ? c : ms;
 
 	/* No signalfd: pending signals are looked for at every wake-up. */
 	if (w->sfd < 0 && (ms < 0 || ms > SIGNAL_POLL_MS))
@@ -648,6 +778,9 @@ static void watch_loop(struct watch *w)
 		 * signals are polled. */
 		if (w->timer.fd < 0)
 			on_timer(w);
+		if (w->progress.on && w->progress.timer.fd < 0 &&
+		    !w->waiter.exited)
+			on_progress(w);
 		if (w->sfd < 0)
 			on_signals(w);
 		/* SIGSYS from outside: lib/signal/sigsys.c counted it, then woke us
@@ -686,6 +819,19 @@ static void list_leftovers(struct watch *w)
 					  left_running, w->tally) >= 0;
 }
 
+/* For the report: the last output and CPU progress --idle and --stall
+ * saw, since leash started. */
+static void progress_outcome(struct watch *w, struct outcome *out)
+{
+	const struct plan *p = w->plan;
+
+	feed_output(w);
+	out->watched_output = !duration_is_zero(&p->idle);
+	out->watched_cpu = !duration_is_zero(&p->stall);
+	out->last_output = timespec_left(&w->progress.last_out, &p->started);
+	out->last_cpu = timespec_left(&w->progress.last_cpu, &p->started);
+}
+
 static void watch_open(struct watch *w, const struct sigstate *ss)
 {
 	const struct plan *p = w->plan;
@@ -711,6 +857,8 @@ static void watch_open(struct watch *w, const struct sigstate *ss)
 		fallback_take(FALLBACK_TIMERFD, errno, "the deadline polls the clock");
 	if (!duration_is_zero(&p->deadline))
 		timer_arm_at(&w->timer, &p->deadline);
+	w->pipes = p->pipes;
+	progress_open(&w->progress, p);
 }
 
 int supervise(const struct plan *plan, const struct sigstate *ss,
@@ -741,6 +889,10 @@ int supervise(const struct plan *plan, const struct sigstate *ss,
 	if (w.relay)
 		relay_finish(w.relay, w.timer.armed ? &w.timer.at : NULL,
 			     w.sent_kill || w.sent_kill_after);
+	if (w.pipes)
+		pipes_finish(w.pipes, w.timer.armed ? &w.timer.at : NULL,
+			     w.sent_kill || w.sent_kill_after);
+	progress_outcome(&w, out);
 	/* Still unreaped, so every descendant is still found from it. */
 	if (plan->subreaper && plan->cg.kill_leftovers)
 		kill_leftovers(&w);
@@ -748,6 +900,7 @@ int supervise(const struct plan *plan, const struct sigstate *ss,
 		list_leftovers(&w);
 	waiter_stop(&w.waiter);
 	timer_close(&w.timer);
+	progress_close(&w.progress);
 	if (w.sfd >= 0)
 		close(w.sfd);
 	/* The one reap: from here on the pid is no longer ours. */
@@ -763,5 +916,6 @@ int supervise(const struct plan *plan, const struct sigstate *ss,
 	out->sent_kill = w.sent_kill;
 	out->sent_kill_after = w.sent_kill_after;
 	out->ended_by = w.ended_by;
+	out->fired = w.fired;
 	return 0;
 }

@@ -2,8 +2,9 @@
 /* supervise: from the fork to the reap, one loop in the main thread.
  *
  * Promises: it waits for {child exited, deadline, signal to forward,
- * pty bytes, adopted children}, each a source with one fd (waiter,
- * timer, signalfd, relay, reaper); it sends signals only while the
+ * pty or --idle pipe bytes, adopted children, progress}, each a source
+ * with one fd (waiter, timer, signalfd, relay, pipes, reaper, progress:
+ * --warn, --idle and --stall); it sends signals only while the
  * child is unreaped and reaps it exactly once, so kill() never reaches
  * a recycled pid; from the deadline plus -k on, nothing it does waits
  * on the target's leftovers or the caller's terminal beyond the bounds
@@ -85,6 +86,13 @@ struct outcome {
 				 * went there and so to timeout itself */
 	bool sent_kill_after;   /* the -k KILL was sent */
 	int ended_by;           /* the end signal that ended the session, 0 */
+	int fired;              /* enum progress_due: PROGRESS_IDLE or
+				 * PROGRESS_STALL ended it (timed_out set
+				 * too), 0 the deadline or nothing */
+	/* --idle and --stall: the last output and the last CPU progress
+	 * seen, since leash started (WATCHED_*: that option was given). */
+	bool watched_output, watched_cpu;
+	struct timespec last_output, last_cpu;
 	struct tally tally;     /* signals sent, kills failed, leftovers */
 	/* CPU of the whole tree, set by run_plan when plan->account. */
 	long long user_us, system_us;
@@ -100,6 +108,7 @@ int supervise(const struct plan *plan, const struct sigstate *ss,
 	      enum waiter_kind kind, struct child *c, struct outcome *out);
 
 /* The area's other public headers: with this one, its face. */
+#include "supervise/progress.h"
 #include "supervise/reaper.h"
 
 #endif

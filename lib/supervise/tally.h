@@ -16,7 +16,10 @@
 #define TALLY_MAX_LEFT 16
 
 enum tally_why { TALLY_DEADLINE, TALLY_KILL_AFTER, TALLY_FORWARDED,
-		 TALLY_LEFTOVERS, TALLY_SESSION_END };
+		 TALLY_LEFTOVERS, TALLY_SESSION_END,
+		 TALLY_WARN,            /* --warn, before the deadline */
+		 TALLY_IDLE,            /* --idle ended it, as a deadline */
+		 TALLY_STALL };         /* --stall ended it, as a deadline */
 
 struct tally_sent {
 	int sig;

@@ -43,7 +43,15 @@ int proc_stat_parse(const char *buf, struct proc_stat *p)
 	p->state = s[2];
 	p->ppid = (pid_t)strtol(s + 3, &end, 10);
 	p->pgrp = (pid_t)strtol(end, &end, 10);
-	for (int field = 6; field < 22 && end; field++)
+	for (int field = 6; field < 14 && end; field++)
+		end = strchr(end + 1, ' ');
+	if (!end)
+		return -1;
+	/* Fields 14-17: utime stime cutime cstime, ticks. */
+	p->cpu = strtoull(end + 1, &end, 10);
+	for (int field = 15; field < 18; field++)
+		p->cpu += (unsigned long long)strtoll(end, &end, 10);
+	for (int field = 18; field < 22 && end; field++)
 		end = strchr(end + 1, ' ');
 	if (!end)
 		return -1;

@@ -11,6 +11,8 @@ struct proc_stat {
 	pid_t pid, ppid, pgrp;
 	char state;                     /* field 3: 'Z' zombie, 'X' dead */
 	unsigned long long start;       /* field 22: clock ticks since boot */
+	unsigned long long cpu;         /* fields 14-17, utime + stime of it
+					 * and its reaped children: ticks */
 	char name[16];                  /* comm, at most 15 bytes */
 };
 

@@ -21,6 +21,7 @@ void relay_init(struct relay *r, struct pty *p)
 	r->hung_up = false;
 	r->in_off = r->in_len = 0;
 	r->out_off = r->out_len = 0;
+	r->last_out = (struct timespec){ 0, 0 };
 }
 
 static bool out_pending(const struct relay *r)
@@ -128,6 +129,7 @@ static int pull_output(struct relay *r)
 		return 0;
 	n = read(r->pty->master, out_buf, sizeof out_buf);
 	if (n > 0) {
+		clock_now(LEASH_CLOCK, &r->last_out);
 		r->out_off = 0;
 		r->out_len = (size_t)n;
 		relay_to_term(r);

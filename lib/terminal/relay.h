@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: ISC */
-/* relay: bytes between the caller's terminal and the pty master, as
- * sources of the supervise loop.  Nothing here ever waits: every
- * descriptor is non-blocking, and a terminal that reads slowly or not at
- * all holds the command's output back (the master is not read while the
- * last bytes wait), never leash.
+/* relay: bytes between the caller's terminal and the pty master, and
+ * (--idle without a pty) from the command's stdout and stderr pipes to
+ * the caller's descriptors, as sources of the supervise loop.  Nothing
+ * here ever waits: every descriptor is non-blocking, and a reader that
+ * reads slowly or not at all holds the command's output back (the master
+ * or pipe is not read while the last bytes wait), never leash.
  *
  * What is kept and what is dropped, decided here and nowhere else:
  *   - while the command runs, nothing: a slow terminal slows the
@@ -47,6 +48,8 @@ struct relay {
 	bool hung_up;           /* the caller's terminal is gone */
 	size_t in_off, in_len;  /* typed bytes not yet in the master */
 	size_t out_off, out_len; /* output the terminal has not taken yet */
+	struct timespec last_out;  /* LEASH_CLOCK: the last byte read from
+				    * the master (--idle), or zero */
 };
 
 void relay_init(struct relay *r, struct pty *p);
@@ -79,5 +82,52 @@ void relay_suspend(struct relay *r);
  * command wrote is not lost to a busy machine. */
 void relay_finish(struct relay *r, const struct timespec *deadline,
 		  bool killed);
+
+/* The pipe relay, for --idle where there is no pty: fds 1 and 2 of the
+ * command are pipes (one for both when they were one description), and
+ * leash copies their bytes to the caller's fds, reopened non-blocking
+ * (a socket: sent with MSG_DONTWAIT; a regular file: as it is).  The
+ * drop policy is the pty's, above. */
+struct pipe_stream {
+	int rd;                 /* leash's end, -1: none or at EOF */
+	int wr;                 /* the command's end, open in leash too
+				 * until its exit (pipes_finish): its
+				 * hangup, just before the exit's news,
+				 * would be a wake-up of its own */
+	int fd;                 /* the caller's fd it stands for (1 or 2) */
+	unsigned to;            /* bit N: the command's fd N is this pipe */
+	int sink;               /* where its bytes go */
+	bool sink_own;          /* SINK is leash's to close */
+	bool sock;              /* SINK is a socket: send(MSG_DONTWAIT) */
+	size_t off, len;        /* bytes the sink has not taken yet */
+	char *buf;              /* RELAY_OUT bytes */
+};
+
+struct pipes {
+	struct pipe_stream s[2];
+	unsigned n;             /* streams in use */
+	struct timespec last_out;  /* LEASH_CLOCK: the last byte read, or
+				    * zero */
+};
+
+/* Before the fork: a pipe for fd 1 and for fd 2, those that are open
+ * and not in SKIP (bit N: fd N, as pty.h's std_mask: the pty has it).
+ * -1 with errno; nothing is left open then. */
+int pipes_open(struct pipes *p, unsigned skip);
+/* Child: the pipes' ends onto fds 1 and 2.  Async-signal-safe. */
+int pipes_attach(const struct pipes *p);
+/* Stream I's pipe (POLLIN while nothing waits) and sink (POLLOUT while
+ * something does); -1 fd: skip. */
+struct pollfd pipes_in_poll(const struct pipes *p, unsigned i);
+struct pollfd pipes_out_poll(const struct pipes *p, unsigned i);
+void pipes_from_command(struct pipes *p, unsigned i);
+void pipes_to_sink(struct pipes *p, unsigned i);
+/* As relay_finish, for the pipes: leash's copies of the command's ends
+ * closed, then until EOF, quiet or the bound. */
+void pipes_finish(struct pipes *p, const struct timespec *deadline,
+		  bool killed);
+/* The sink of fd 2 when leash's own lines should go there (-1: none). */
+int pipes_err_sink(const struct pipes *p);
+void pipes_close(struct pipes *p);
 
 #endif

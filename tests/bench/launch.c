@@ -26,6 +26,8 @@ enum {
 				 * (cgroup2 with the controller: check-vm) */
 	R_FLOOR_REP, R_FLOOR_REP_TMPFS,     /* minrep: the report file's floor */
 	R_QEMU_FLOOR, R_QEMU_T,     /* minsup and leash -t under qemu-user */
+	R_WARN, R_IDLE, R_STALL,    /* -t with --warn, --idle, --stall that
+				 * do not fire (issue 33) */
 	R_VAR,                      /* --variant binaries: VAR_ROWS each */
 	R_N = R_VAR + 5 * MAX_VARIANTS     /* VAR_ROWS */
 };
@@ -133,9 +135,17 @@ static void leash_rows(const struct setup *s, struct cmd *r)
 	cmd_set(&r[R_U_CG], "leash_u_cgroup",
 		"leash -u nobody --cgroup=require -t 10 true", L, "-u",
 		"nobody", "--cgroup=require", "-t", "10", T, NULL);
+	/* What watching for progress adds to -t when nothing fires. */
+	cmd_set(&r[R_WARN], "leash_warn", "leash -t 10 --warn=USR1@5 true", L,
+		"-t", "10", "--warn=USR1@5", T, NULL);
+	cmd_set(&r[R_IDLE], "leash_idle", "leash -t 10 --idle=5 true", L,
+		"-t", "10", "--idle=5", T, NULL);
+	cmd_set(&r[R_STALL], "leash_stall", "leash -t 10 --stall=5 true", L,
+		"-t", "10", "--stall=5", T, NULL);
 	static const int mine[] = { R_THREAD, R_PIDFD, R_POLL, R_REPORT,
 				    R_REPORT_TMPFS, R_REPORT_FD, R_U_OFF,
-				    R_U_CG, R_TRACK, R_MEM, R_PIDS, R_CPU };
+				    R_U_CG, R_TRACK, R_MEM, R_PIDS, R_CPU,
+				    R_WARN, R_IDLE, R_STALL };
 
 	for (size_t i = 0; !L && i < sizeof mine / sizeof mine[0]; i++)
 		strcpy(r[mine[i]].why, "no leash binary yet");
@@ -613,6 +623,34 @@ static void print_report_step(const struct series *x, int rounds)
 	json_end();
 }
 
+/* --warn, --idle, --stall beside plain -t (thread), none firing: the
+ * paired median of each one's step over -t, and what it adds to -t's
+ * overhead (issue 33's target: under 5%). */
+static void print_progress_step(const struct cmd *r, const struct series *x,
+				int rounds)
+{
+	static const int row[] = { R_WARN, R_IDLE, R_STALL };
+	static const char *const opt[] = { "--warn", "--idle", "--stall" };
+	const double t = x[R_THREAD].ovh;
+
+	json_obj("progress_step");
+	for (int i = 0; i < 3; i++) {
+		char key[32];
+		double l = step_of(&x[row[i]], &x[R_THREAD], rounds, false);
+
+		if (r[row[i]].skip || isnan(l))
+			continue;
+		printf("  %s step, paired median: %+.0f us; adds %.1f%% to -t's "
+		       "overhead (%.3f of it)\n", opt[i], l, 100 * l / t,
+		       x[row[i]].ovh / t);
+		snprintf(key, sizeof key, "%s_us", opt[i] + 2);
+		json_num(key, l);
+		snprintf(key, sizeof key, "%s_vs_t", opt[i] + 2);
+		json_num(key, x[row[i]].ovh / t);
+	}
+	json_end();
+}
+
 void sec_launch(const struct setup *s)
 {
 	struct cmd r[R_N];
@@ -635,6 +673,7 @@ void sec_launch(const struct setup *s)
 	print_table(r, x, rounds);
 	print_cg_step(x, rounds);
 	print_report_step(x, rounds);
+	print_progress_step(r, x, rounds);
 	floor_cleanup();
 	for (int i = 0; i < R_N; i++) {
 		free(x[i].v);
