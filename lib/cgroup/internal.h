@@ -10,7 +10,8 @@
  *                what it measured
  *   cgbuild.c    build: the groups and the leaf (cgroup_prepare)
  *   cgjoin.c     join: the child's, the clone3 birth leaf, a refusal
- *   cgrelease.c  release: signal, freeze, kill, remove, sweep */
+ *   cgrelease.c  release: signal, freeze, kill, remove, sweep
+ *   cgwatch.c    leash watch: the uid group without a leaf */
 #ifndef LEASH_CGROUP_INTERNAL_H
 #define LEASH_CGROUP_INTERNAL_H
 
@@ -110,7 +111,9 @@ void cg_plan_leaf_only(struct cgroup_plan *cg);
 /* cglimit.c: the limits given, on the new leaf; -1 with cg->msg. */
 int cg_limit_apply(struct cgroup_plan *cg);
 
-/* cgbuild.c: a new leaf under cg->uid_fd, opened into cg->leaf_fd. */
+/* cgbuild.c: a new leaf under cg->uid_fd, opened into cg->leaf_fd;
+ * the cpu hierarchy's uid group with its weight (CG_AGAIN: start over). */
 int cg_make_leaf(struct cgroup_plan *cg);
+int cg_build_cpu(struct cgroup_plan *cg);
 
 #endif
