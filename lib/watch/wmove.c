@@ -139,13 +139,15 @@ static int w_move(struct watch *w, pid_t tgid, int pfd, const struct w_proc *p,
 	const char *never = w_never(w, tgid, p);
 	int fd;
 
+	if (p->state == 'Z' || p->state == 'X')
+		return errno = ESRCH, -1;   /* gone but for its status */
 	if (never) {
 		if (strstr(never, "allow-list"))
 			w->st.denied++;
 		if (w->o.verbose)
 			w->o.note("not moved: %d (uid %u): %s", (int)tgid,
 				  (unsigned)uid, never);
-		return -1;
+		return errno = EPERM, -1;
 	}
 	if (w_in_place(w, p, uid))
 		return w->st.in_place++, 0;
@@ -216,25 +218,25 @@ void w_follow(struct watch *w, pid_t child, const struct w_rec *parent,
 {
 	struct w_proc p;
 	int pfd = (int)syscall(SYS_pidfd_open, child, 0);
-	uint64_t born;
-	int rc = pfd < 0 ? -1 : w_proc_read(w, child, &p);
-
-	if (rc != 0) {
-		if (rc < 0 && errno == ESRCH)
-			w_gone(w, child, parent->uid);
-		goto out;
-	}
 	/* stat's start is in clock ticks of CLOCK_BOOTTIME: one tick late
 	 * at most, never early. */
-	born = p.start * (uint64_t)w->tick_ns;
+	uint64_t born = w_proc_start(child) * (uint64_t)w->tick_ns;
+	int rc;
+
+	if (!born) {            /* gone: its own children follow it */
+		w_gone(w, child, parent->uid);
+		goto out;
+	}
 	if (born > ts + (uint64_t)w->boot_off + (uint64_t)w->tick_ns) {
 		w->st.reused++;
 		goto out;
 	}
-	uid_t uid = w->o.by_euid ? p.euid : p.ruid;
-
-	if (w_move(w, child, pfd, &p, uid, WATCH_FORK) >= 0)
-		w_rec_add(w, child, uid, w_now());
+	rc = w_proc_read(w, child, &p);
+	if (rc < 0 && errno == ESRCH)
+		w_gone(w, child, parent->uid);
+	if (rc == 0 && (w_move(w, child, pfd, &p, w->o.by_euid ? p.euid : p.ruid,
+			       WATCH_FORK) >= 0 || errno == ESRCH))
+		w_rec_add(w, child, w->o.by_euid ? p.euid : p.ruid, w_now());
 out:
 	if (pfd >= 0)
 		close(pfd);
