@@ -8,7 +8,8 @@
  *       it has forked them (and, double, reaped the middles)
  *   watchkit reuse UID SECS
  *       R: setresuid(UID), forks C, which exits; R exits; then a root
- *       process B is made with C's pid (clone3 set_tid) and sleeps SECS;
+ *       process B is made with C's pid (clone3 set_tid) 50 ms later and
+ *       sleeps SECS;
  *       prints "R C B"
  *   watchkit threads N
  *       creates and joins N threads one after another (N FORK events)
@@ -103,6 +104,8 @@ static int kit_reuse(uid_t uid, unsigned secs)
 	waitpid(r, NULL, 0);
 	if (read(fd[0], &c, sizeof c) != sizeof c)
 		return 1;
+	/* Some ticks later: /proc's start times (10 ms) tell B from C. */
+	usleep(50000);
 	b = clone_at(c);
 	if (b < 0)
 		return perror("watchkit: clone3 set_tid"), 1;

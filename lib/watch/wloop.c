@@ -99,56 +99,36 @@ static int w_probe(struct watch *w, const char **what)
 	return -1;
 }
 
-/* NAME's first line is TEXT (ours, as in the initial namespace). */
-static bool w_file_is(const char *name, const char *text)
+/* The initial namespaces have fixed inode numbers (PROC_*_INIT_INO in
+ * include/linux/proc_ns.h); pid 1 itself may be in a namespace of its
+ * own (this VM's is in another cgroup namespace), so no comparison. */
+static bool w_initial_ns(const char *ns, const char *ino)
 {
-	char buf[256];
+	char path[48], link[64], want[64];
+	ssize_t n;
 
-	return readfile_at(AT_FDCWD, name, buf, sizeof buf) >= 0 &&
-	       !strncmp(buf, text, strlen(text));
-}
-
-static bool w_same_ns(const char *ns)
-{
-	char a[64], b[64], pa[64], pb[64];
-	ssize_t n, m;
-
-	snprintf(pa, sizeof pa, "/proc/self/ns/%s", ns);
-	snprintf(pb, sizeof pb, "/proc/1/ns/%s", ns);
-	n = readlink(pa, a, sizeof a - 1);
-	m = readlink(pb, b, sizeof b - 1);
-	return n < 0 || m < 0 || (n == m && !memcmp(a, b, (size_t)n));
+	snprintf(path, sizeof path, "/proc/self/ns/%s", ns);
+	snprintf(want, sizeof want, "%s:[%s]", ns, ino);
+	n = readlink(path, link, sizeof link - 1);
+	if (n < 0)
+		return errno == ENOENT;  /* a kernel without that namespace */
+	link[n] = '\0';
+	return !strcmp(link, want);
 }
 
 /* The connector ignores listeners outside the initial user and pid
  * namespaces; another cgroup namespace is a container's view. */
-/* NSpid lists one pid per level: more than one, a nested namespace. */
-static bool w_nested_pid_ns(void)
-{
-	char buf[4096], *s, *nl;
-
-	if (readfile_at(AT_FDCWD, "/proc/self/status", buf, sizeof buf) < 0 ||
-	    !(s = strstr(buf, "\nNSpid:")))
-		return false;
-	s += 7;
-	nl = strchr(s, '\n');
-	if (nl)
-		*nl = '\0';
-	s += strspn(s, "\t ");
-	return strpbrk(s, "\t ") != NULL;
-}
-
 static const char *w_refuse(void)
 {
 	if (geteuid() != 0)
 		return "must be run as root";
-	if (!w_file_is("/proc/self/uid_map", "         0          0 4294967295"))
+	if (!w_initial_ns("user", "4026531837"))
 		return "not in the initial user namespace (a container?): "
 		       "the proc connector ignores listeners there";
-	if (w_nested_pid_ns())
+	if (!w_initial_ns("pid", "4026531836"))
 		return "not in the initial pid namespace (a container?): the "
 		       "proc connector ignores listeners there";
-	if (!w_same_ns("cgroup"))
+	if (!w_initial_ns("cgroup", "4026531835"))
 		return "in a cgroup namespace of its own (a container?): the "
 		       "host's groups are not its to move";
 	return NULL;
@@ -236,23 +216,31 @@ struct watch *watch_open(const struct watch_opts *o, const char **what)
 	/* Subscribed first, then the scan: nothing falls between. */
 	w_rescan(w);
 	w->st.rescans = 0;
+	if (o->verbose)
+		o->note("watching %d uid range%s by %s uid; groups in %s (v%d)",
+			o->nuids, o->nuids == 1 ? "" : "s",
+			o->by_euid ? "effective" : "real", w->top.rel,
+			w->top.version);
 	return w;
 }
 
 static int w_on_signal(struct watch *w)
 {
 	struct signalfd_siginfo si;
-	int stop = 0;
+	int stop = 0, conts = 0;
 
 	while (read(w->sig, &si, sizeof si) == sizeof si) {
-		if (si.ssi_signo == SIGCONT) {
-			/* Stopped: the queue may hold seconds of events and
-			 * whatever happened meanwhile: a rescan first. */
-			w->st.stops++;
-			w->need_rescan = true;
-		} else {
+		if (si.ssi_signo == SIGCONT)
+			conts++;
+		else
 			stop = 1;
-		}
+	}
+	/* Stopped: the queue may hold seconds of events, and anything may
+	 * have happened meanwhile: a rescan first.  (timeout(1) sends CONT
+	 * after TERM: no stop then.) */
+	if (conts && !stop) {
+		w->st.stops++;
+		w->need_rescan = true;
 	}
 	return stop;
 }
