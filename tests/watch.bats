@@ -162,7 +162,7 @@ hogs() {
 	done >"$TMP/pids"
 	sleep 0.6
 	run outside "$UA" "$TMP/pids"
-	echo "outside: $output" >&2
+	echo "${#lines[@]} of $(wc -l <"$TMP/pids") outside: $output" >&2
 	[[ $(wc -l <"$TMP/pids") == 200 && -z $output ]]
 	stop_watch
 	((WST == 0))
@@ -177,7 +177,7 @@ hogs() {
 	done >"$TMP/pids"
 	sleep 0.6
 	run outside "$UA" "$TMP/pids"
-	echo "outside: $output" >&2
+	echo "${#lines[@]} of $(wc -l <"$TMP/pids") outside: $output" >&2
 	[[ $(wc -l <"$TMP/pids") == 200 && -z $output ]]
 }
 
@@ -278,20 +278,21 @@ hogs() {
 
 @test "watch: where it cannot run, one line and 125: not root, another user, pid or cgroup namespace, Android's cpuctl" {
 	need_mountns
-	run as "$UA" "$LEASH" watch --uids="$UA"
+	# timeout 20: a watcher that did not refuse would run on.
+	run as "$UA" timeout 20 "$LEASH" watch --uids="$UA"
 	assert_status 125
 	assert_output "leash watch: must be run as root"
-	run unshare -U -r "$LEASH" watch --uids="$UA"
+	run unshare -U -r timeout 20 "$LEASH" watch --uids="$UA"
 	assert_status 125
 	assert_output "leash watch: not in the initial user namespace (a container?): the proc connector ignores listeners there"
-	run unshare -p -f "$LEASH" watch --uids="$UA"
+	run unshare -p -f timeout 20 "$LEASH" watch --uids="$UA"
 	assert_status 125
 	assert_output "leash watch: not in the initial pid namespace (a container?): the proc connector ignores listeners there"
-	run unshare -C "$LEASH" watch --uids="$UA"
+	run unshare -C timeout 20 "$LEASH" watch --uids="$UA"
 	assert_status 125
 	assert_output "leash watch: in a cgroup namespace of its own (a container?): the host's groups are not its to move"
 	run unshare -m --propagation private sh -c 'mount -t tmpfs leash-android /dev &&
-		mkdir /dev/cpuctl && : >/dev/cpuctl/tasks && exec "$1" watch --uids="$2"' sh "$LEASH" "$UA"
+		mkdir /dev/cpuctl && : >/dev/cpuctl/tasks && exec timeout 20 "$1" watch --uids="$2"' sh "$LEASH" "$UA"
 	assert_status 125
 	assert_output "leash watch: on Android the framework moves tasks between its own cpu groups and undoes any move: give --cgroup-root a tree it does not write"
 	[[ ! -d $CG_TOP/uid_$UA ]]
