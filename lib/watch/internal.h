@@ -2,8 +2,8 @@
 /* watch/internal.h: what the watch files share.  In the order an event
  * goes through them:
  *   wcn.c     the proc connector: socket, subscription, events
- *   wproc.c   one process as /proc shows it: ids, state, start, groups
  *   wrule.c   the uid ranges, the never-move set, the allow-list
+ *   wproc.c   one process as /proc shows it: ids, state, start, groups
  *   wmove.c   the uid groups, the moved records (the fork rule), a move
  *   wscan.c   the rescan of /proc
  *   wloop.c   open (refusals), the loop, the counters */

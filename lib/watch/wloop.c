@@ -22,13 +22,6 @@
 
 static struct watch the_watch;
 
-const char *watch_reason_name(enum watch_reason r)
-{
-	static const char *const names[] = { "uid", "fork", "scan" };
-
-	return r < WATCH_NREASONS ? names[r] : "?";
-}
-
 static void w_event(struct watch *w, const struct w_event *e)
 {
 	const struct w_rec *r;

@@ -12,6 +12,13 @@
 
 #define W_PF_KTHREAD 0x00200000UL
 
+const char *watch_reason_name(enum watch_reason r)
+{
+	static const char *const names[] = { "uid", "fork", "scan" };
+
+	return r < WATCH_NREASONS ? names[r] : "?";
+}
+
 bool w_uid_wanted(const struct watch *w, uid_t uid)
 {
 	for (int i = 0; i < w->o.nuids; i++)
