@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
-/* watch/internal.h: what the watch files share.  In the order an event
- * goes through them:
+/* watch/internal.h: what the watch files share.  Each file calls only
+ * those above it here:
  *   wcn.c     the proc connector: socket, subscription, events
  *   wrule.c   the uid ranges, the never-move set, the allow-list
  *   wproc.c   one process as /proc shows it: ids, state, start, groups
