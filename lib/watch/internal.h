@@ -12,7 +12,7 @@
 
 #include "watch/watch.h"
 
-#define W_REC_SLOTS 16384       /* moved records: power of two */
+#define W_REC_SLOTS 4096        /* moved records: power of two */
 #define W_GROUPS 1024           /* uid groups open at once */
 #define W_SAMPLES 4096          /* latency samples kept */
 #define W_REC_KEEP_NS 1000000000ULL  /* a record outlives its move 1 s */

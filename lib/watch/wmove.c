@@ -46,6 +46,8 @@ void w_rec_prune(struct watch *w, uint64_t horizon)
 	static struct w_rec keep[W_REC_SLOTS];
 	unsigned n = 0;
 
+	if (!w->nrec)       /* the usual second: nothing moved, no page touched */
+		return;
 	for (unsigned i = 0; i < W_REC_SLOTS; i++)
 		if (w->rec[i].tgid && w->rec[i].at >= horizon)
 			keep[n++] = w->rec[i];
