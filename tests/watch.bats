@@ -266,6 +266,22 @@ hogs() {
 	[[ -z $(outside "$UA" "$TMP/pids") ]]
 }
 
+@test "watch: the periodic audit puts back a process moved out of its group behind the watcher's back" {
+	setpriv --reuid="$UA" --regid="$UA" --clear-groups sleep 5 3>&- &
+	echo $! >"$TMP/pids"
+	"$LEASH" watch --uids="$UA" --audit=1 2>"$TMP/werr" 3>&- &
+	W=$!
+	sleep 0.5
+	[[ -z $(outside "$UA" "$TMP/pids") ]]
+	# Back to the root group: no event says so; only the audit sees it.
+	echo "$(cat "$TMP/pids")" >"$CG_CPU/cgroup.procs"
+	[[ -n $(outside "$UA" "$TMP/pids") ]]
+	sleep 1.5
+	[[ -z $(outside "$UA" "$TMP/pids") ]]
+	stop_watch
+	grep -q ', audits [1-9]' "$TMP/werr"
+}
+
 @test "watch: --by=euid moves an effective-uid change the default (real uid) leaves" {
 	setpriv --euid="$UA" sleep 5 3>&- &
 	echo $! >"$TMP/pids"
