@@ -31,6 +31,8 @@ teardown() {
 	kill_ours
 	common_teardown
 	if [[ -n ${UA:-} ]]; then
+		# v2: the watched processes' leaf, uid_<uid>/watch, first.
+		cg_sandbox_remove "$CG_TOP/uid_$UA/watch" "$CG_TOP/uid_$UB/watch"
 		cg_remove_uid "$UA"
 		cg_remove_uid "$UB"
 	fi
