@@ -9,9 +9,9 @@
  *   cglimit.c    limits: the controllers down to the leaf, its values,
  *                what it measured
  *   cgbuild.c    build: the groups and the leaf (cgroup_prepare)
+ *   cgwatch.c    leash watch's uid groups: build without a leaf
  *   cgjoin.c     join: the child's, the clone3 birth leaf, a refusal
- *   cgrelease.c  release: signal, freeze, kill, remove, sweep
- *   cgwatch.c    leash watch: the uid group without a leaf */
+ *   cgrelease.c  release: signal, freeze, kill, remove, sweep */
 #ifndef LEASH_CGROUP_INTERNAL_H
 #define LEASH_CGROUP_INTERNAL_H
 
