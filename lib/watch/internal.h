@@ -47,7 +47,6 @@ struct watch {
 	pid_t self, ancestors[64];
 	int nancestors;
 	long tick_ns;                   /* one clock tick of /proc stat */
-	int64_t boot_off;               /* CLOCK_BOOTTIME - CLOCK_MONOTONIC */
 	uint64_t newest_ts;             /* the newest event handled */
 	uint64_t last_prune;
 	bool need_rescan;              /* records overflowed, or a loss */
@@ -71,6 +70,7 @@ void w_cn_drain(struct watch *w);
 int w_proc_read(const struct watch *w, pid_t pid, struct w_proc *p);
 unsigned long long w_proc_start(pid_t pid);
 uint64_t w_now(void);
+uint64_t w_boot_offset(void);
 
 /* wrule.c */
 bool w_uid_wanted(const struct watch *w, uid_t uid);

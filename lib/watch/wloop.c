@@ -174,12 +174,6 @@ static void w_lineage(struct watch *w)
 
 static void w_clocks(struct watch *w)
 {
-	struct timespec b, m;
-
-	clock_gettime(CLOCK_BOOTTIME, &b);
-	clock_gettime(CLOCK_MONOTONIC, &m);
-	w->boot_off = (int64_t)(b.tv_sec - m.tv_sec) * 1000000000LL +
-		      (b.tv_nsec - m.tv_nsec);
 	w->tick_ns = 1000000000L / sysconf(_SC_CLK_TCK);
 }
 

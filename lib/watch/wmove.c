@@ -229,7 +229,7 @@ void w_follow(struct watch *w, pid_t child, const struct w_rec *parent,
 		w_gone(w, child, parent->uid);
 		goto out;
 	}
-	if (born > ts + (uint64_t)w->boot_off + (uint64_t)w->tick_ns) {
+	if (born > ts + w_boot_offset() + (uint64_t)w->tick_ns) {
 		w->st.reused++;
 		goto out;
 	}

@@ -23,6 +23,17 @@ uint64_t w_now(void)
 	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
 }
 
+/* CLOCK_BOOTTIME - CLOCK_MONOTONIC now: it grows at each suspend. */
+uint64_t w_boot_offset(void)
+{
+	struct timespec b, m;
+
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	clock_gettime(CLOCK_BOOTTIME, &b);
+	return (uint64_t)(b.tv_sec - m.tv_sec) * 1000000000ULL +
+	       (uint64_t)(b.tv_nsec - m.tv_nsec);
+}
+
 static int w_read(pid_t pid, const char *name, char *buf, size_t size)
 {
 	char path[64];
