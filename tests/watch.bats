@@ -20,7 +20,8 @@ setup() {
 	common_setup
 	W=
 	FOREIGN=
-	KIT=$LEASH_BUILDDIR/watchkit
+	# check-vm's guest sets PROBE only, beside watchkit.
+	KIT=${LEASH_BUILDDIR:-${PROBE%/*}}/watchkit
 	need_cgroup || return
 	cg_uids
 	GTOP=${CG_TOP#"$CG_CPU"}
@@ -127,14 +128,17 @@ share() {
 
 # hogs: 4 yes loops of UA and 1 of UB, pinned to one CPU, by setpriv.
 hogs() {
-	local i cpu
+	local i cpu setpriv
 	cpu=$(($(nproc) - 1))
+	# A path: busybox's taskset (check-vm's guest) runs its own applet
+	# for a bare name, and busybox's setpriv has no --reuid.
+	setpriv=$(command -v setpriv)
 	: >"$TMP/pids.hogs"
 	for i in A A A A B; do
 		if [[ $i == A ]]; then
-			taskset -c "$cpu" setpriv --reuid="$UA" --regid="$UA" --clear-groups yes >/dev/null 3>&- &
+			taskset -c "$cpu" "$setpriv" --reuid="$UA" --regid="$UA" --clear-groups yes >/dev/null 3>&- &
 		else
-			taskset -c "$cpu" setpriv --reuid="$UB" --regid="$UB" --clear-groups yes >/dev/null 3>&- &
+			taskset -c "$cpu" "$setpriv" --reuid="$UB" --regid="$UB" --clear-groups yes >/dev/null 3>&- &
 		fi
 		echo $! >>"$TMP/pids.hogs"
 	done
