@@ -20,8 +20,8 @@ setup() {
 	common_setup
 	W=
 	FOREIGN=
-	# check-vm's guest sets PROBE only, beside watchkit.
-	KIT=${LEASH_BUILDDIR:-${PROBE%/*}}/watchkit
+	# check-vm's guest sets no LEASH_BUILDDIR: build/ beside tests/.
+	KIT=${LEASH_BUILDDIR:-$BATS_TEST_DIRNAME/../build}/watchkit
 	need_cgroup || return
 	cg_uids
 	GTOP=${CG_TOP#"$CG_CPU"}
