@@ -59,7 +59,9 @@ start_watch() {
 # stop_watch: TERM to the watcher; WST its status.
 stop_watch() {
 	[[ -n $W ]] || return 0
+	# CONT too: a test that failed while the watcher was stopped.
 	kill -TERM "$W"
+	kill -CONT "$W"
 	WST=0
 	wait "$W" || WST=$?
 	W=
