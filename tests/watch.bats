@@ -61,7 +61,7 @@ stop_watch() {
 	[[ -n $W ]] || return 0
 	# CONT too: a test that failed while the watcher was stopped.
 	kill -TERM "$W"
-	kill -CONT "$W"
+	kill -CONT "$W" 2>/dev/null || true
 	WST=0
 	wait "$W" || WST=$?
 	W=
