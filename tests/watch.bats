@@ -102,6 +102,17 @@ outside() {
 	done
 }
 
+# settle UID FILE: wait until FILE's pids are in UID's group, 10 s at
+# most (a slow guest's watcher may lag its events); then outside's list.
+settle() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[[ -z $(outside "$1" "$2") ]] && return 0
+		sleep 0.1
+	done
+	outside "$1" "$2"
+}
+
 # as UID CMD...: CMD as UID, started by setpriv, not through leash.
 as() {
 	local u=$1
@@ -166,10 +177,9 @@ hogs() {
 	start_watch --uids="$UA" --report="$TMP/r.json"
 	local i
 	for ((i = 0; i < 40; i++)); do
-		"$KIT" fork "$UA" 5 double 5
+		"$KIT" fork "$UA" 5 double 60
 	done >"$TMP/pids"
-	sleep 0.6
-	run outside "$UA" "$TMP/pids"
+	run settle "$UA" "$TMP/pids"
 	echo "${#lines[@]} of $(wc -l <"$TMP/pids") outside: $output" >&2
 	[[ $(wc -l <"$TMP/pids") == 200 && -z $output ]]
 	stop_watch
@@ -181,10 +191,9 @@ hogs() {
 	start_watch --uids="$UA"
 	local i
 	for ((i = 0; i < 40; i++)); do
-		"$KIT" fork "$UA" 5 child 5
+		"$KIT" fork "$UA" 5 child 60
 	done >"$TMP/pids"
-	sleep 0.6
-	run outside "$UA" "$TMP/pids"
+	run settle "$UA" "$TMP/pids"
 	echo "${#lines[@]} of $(wc -l <"$TMP/pids") outside: $output" >&2
 	[[ $(wc -l <"$TMP/pids") == 200 && -z $output ]]
 }
@@ -193,8 +202,8 @@ hogs() {
 	start_watch --uids="$UA" --report="$TMP/r.json"
 	kill -STOP "$W"
 	"$KIT" threads 30000
-	"$KIT" fork "$UA" 5 double 5 >"$TMP/pids"
-	setpriv --reuid="$UA" --regid="$UA" --clear-groups sleep 5 3>&- &
+	"$KIT" fork "$UA" 5 double 60 >"$TMP/pids"
+	setpriv --reuid="$UA" --regid="$UA" --clear-groups sleep 60 3>&- &
 	echo $! >>"$TMP/pids"
 	local t1 i n=1
 	t1=$(now_us)
@@ -215,8 +224,9 @@ hogs() {
 	start_watch --uids="$UA" --report="$TMP/r.json"
 	kill -STOP "$W"
 	local r c b
-	read -r r c b < <("$KIT" reuse "$UA" 5)
+	read -r r c b < <("$KIT" reuse "$UA" 60)
 	echo "$b" >"$TMP/pids.b"
+	track "$b"
 	[[ $c == "$b" ]]
 	sleep 0.1
 	kill -CONT "$W"
@@ -228,7 +238,7 @@ hogs() {
 }
 
 @test "watch: at start a scan moves what already runs; -v says each move; TERM: the summary line, exit 0, the report" {
-	setpriv --reuid="$UA" --regid="$UA" --clear-groups sleep 5 3>&- &
+	setpriv --reuid="$UA" --regid="$UA" --clear-groups sleep 60 3>&- &
 	echo $! >"$TMP/pids"
 	start_watch --uids="$UA" --report="$TMP/r.json"
 	[[ -z $(outside "$UA" "$TMP/pids") ]]
@@ -248,19 +258,20 @@ hogs() {
 	FOREIGN=$CG_CPU/leashwatch_$$_$BATS_SUITE_TEST_NUMBER
 	mkdir "$FOREIGN"
 	# A foreign group's process changes its uid there.
-	sh -c 'echo $$ >"$1/cgroup.procs" && exec setpriv --reuid="$2" --regid="$2" --clear-groups sleep 5' \
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec setpriv --reuid="$2" --regid="$2" --clear-groups sleep 60' \
 		sh "$FOREIGN" "$UA" 3>&- &
 	echo $! >"$TMP/pids"
 	# A leash leaf (cgroup2 run_*): root's launch that becomes UA inside.
-	"$LEASH" --cgroup=track -- setpriv --reuid="$UA" --regid="$UA" --clear-groups sleep 5 3>&- &
+	"$LEASH" --cgroup=track -- setpriv --reuid="$UA" --regid="$UA" --clear-groups sleep 60 3>&- &
 	echo $! >"$TMP/pids.leash"
 	sleep 0.3
 	local inleaf
 	inleaf=$(pgrep -P "$(cat "$TMP/pids.leash")")
 	echo "$inleaf" >"$TMP/pids.leaf"
 	# Root's own, in the root group.
-	sleep 5 3>&- &
+	sleep 60 3>&- &
 	echo $! >"$TMP/pids.root"
+	track $!
 	start_watch --uids="$UA"
 	sleep 0.3
 	[[ $(cpu_of "$(cat "$TMP/pids")") == "${FOREIGN#"$CG_CPU"}" ]]
@@ -275,7 +286,7 @@ hogs() {
 }
 
 @test "watch: the periodic audit puts back a process moved out of its group behind the watcher's back" {
-	setpriv --reuid="$UA" --regid="$UA" --clear-groups sleep 5 3>&- &
+	setpriv --reuid="$UA" --regid="$UA" --clear-groups sleep 60 3>&- &
 	echo $! >"$TMP/pids"
 	"$LEASH" watch --uids="$UA" --audit=1 2>"$TMP/werr" 3>&- &
 	W=$!
@@ -291,7 +302,7 @@ hogs() {
 }
 
 @test "watch: --by=euid moves an effective-uid change the default (real uid) leaves" {
-	setpriv --euid="$UA" sleep 5 3>&- &
+	setpriv --euid="$UA" sleep 60 3>&- &
 	echo $! >"$TMP/pids"
 	start_watch --uids="$UA"
 	[[ $(cpu_of "$(cat "$TMP/pids")") != */uid_* ]]
