@@ -244,6 +244,7 @@ hogs() {
 	[[ -z $(outside "$UA" "$TMP/pids") ]]
 	stop_watch
 	((WST == 0))
+	cat "$TMP/werr" >&2     # shown when the test fails
 	run cat "$TMP/werr"
 	[[ ${lines[0]} =~ ^"leash watch: cgroup v"[12]": "(created|joined)" $CG_TOP/uid_$UA"(/watch)?$ ]]
 	[[ ${lines[1]} == "leash watch: moved $(cat "$TMP/pids") (uid $UA, scan) from /" ]]
