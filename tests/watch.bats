@@ -113,6 +113,17 @@ settle() {
 	outside "$1" "$2"
 }
 
+# uid_is UID PID: wait until PID's real uid is UID (a slow guest's
+# setpriv may not have switched yet), 10 s at most.
+uid_is() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[[ $(awk '/^Uid:/ { print $2 }' "/proc/$2/status") == "$1" ]] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # as UID CMD...: CMD as UID, started by setpriv, not through leash.
 as() {
 	local u=$1
@@ -240,6 +251,7 @@ hogs() {
 @test "watch: at start a scan moves what already runs; -v says each move; TERM: the summary line, exit 0, the report" {
 	setpriv --reuid="$UA" --regid="$UA" --clear-groups sleep 60 3>&- &
 	echo $! >"$TMP/pids"
+	uid_is "$UA" "$(cat "$TMP/pids")"
 	start_watch --uids="$UA" --report="$TMP/r.json"
 	[[ -z $(outside "$UA" "$TMP/pids") ]]
 	stop_watch
@@ -259,8 +271,8 @@ hogs() {
 	FOREIGN=$CG_CPU/leashwatch_$$_$BATS_SUITE_TEST_NUMBER
 	mkdir "$FOREIGN"
 	# A foreign group's process changes its uid there.
-	sh -c 'echo $$ >"$1/cgroup.procs" && exec setpriv --reuid="$2" --regid="$2" --clear-groups sleep 60' \
-		sh "$FOREIGN" "$UA" 3>&- &
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$3" --reuid="$2" --regid="$2" --clear-groups sleep 60' \
+		sh "$FOREIGN" "$UA" "$(command -v setpriv)" 3>&- &
 	echo $! >"$TMP/pids"
 	# A leash leaf (cgroup2 run_*): root's launch that becomes UA inside.
 	"$LEASH" --cgroup=track -- setpriv --reuid="$UA" --regid="$UA" --clear-groups sleep 60 3>&- &
@@ -296,8 +308,8 @@ hogs() {
 	# Back to the root group: no event says so; only the audit sees it.
 	echo "$(cat "$TMP/pids")" >"$CG_CPU/cgroup.procs"
 	[[ -n $(outside "$UA" "$TMP/pids") ]]
-	sleep 1.5
-	[[ -z $(outside "$UA" "$TMP/pids") ]]
+	run settle "$UA" "$TMP/pids"
+	[[ -z $output ]]
 	stop_watch
 	grep -q ', audits [1-9]' "$TMP/werr"
 }
@@ -352,7 +364,7 @@ Try 'leash watch --help' for more information."
 }
 
 @test "watch: leash -- watch is still watch(1), and a link named watch is not leash watch" {
-	command -v watch >/dev/null || skip "no watch(1)"
+	[[ $(watch -v 2>&1) == *procps* ]] || skip "no procps watch(1)"
 	run "$LEASH" --cgroup=off -- watch -v
 	[[ $output == *procps* ]]
 	ln -s "$LEASH" "$TMP/watch"
