@@ -72,8 +72,8 @@ stop_watch() {
 kill_ours() {
 	local p u
 	for p in $(cat "$TMP"/pids* 2>/dev/null); do
-		u=$(awk '/^Uid:/ { print $2 }' "/proc/$p/status" 2>/dev/null)
-		[[ $u == "${UA:-x}" || $u == "${UB:-x}" ]] && kill -KILL "$p" 2>/dev/null
+		u=$(awk '/^Uid:/ { print $2, $3 }' "/proc/$p/status" 2>/dev/null)
+		[[ " $u " == *" ${UA:-x} "* || " $u " == *" ${UB:-x} "* ]] && kill -KILL "$p" 2>/dev/null
 	done
 	return 0
 }
