@@ -9,6 +9,7 @@
 #   leash    ->  .Sh OPTIONS
 #   timeout  ->  .Ss timeout   (under PERSONALITIES)
 #   su       ->  .Ss su        (under PERSONALITIES)
+#   watch    ->  .Sh WATCH     (leash watch --help)
 # A sentence there that ends "is refused." must not be about an option
 # --help lists (the program takes it).  The exit statuses that leash
 # --help and timeout --help list are those of the man page's EXIT STATUS
@@ -179,6 +180,9 @@ check_statuses() {
 check leash "$LEASH" Sh OPTIONS
 check timeout "$TIMEOUT" Ss timeout
 check su "$SU" Ss su
+# leash watch, a personality reached only as `leash watch`.
+leash_watch() { "$LEASH" watch "$@"; }
+check watch leash_watch Sh WATCH
 check_statuses
-[ $status -eq 0 ] && echo "checkman: $man documents every option of leash, timeout and su, and it and $readme every exit status"
+[ $status -eq 0 ] && echo "checkman: $man documents every option of leash, timeout, su and leash watch, and it and $readme every exit status"
 exit $status

@@ -4,9 +4,12 @@
 # Four busy loops run as uid A (10035) and one benchmark as uid B (10070)
 # that counts the loop iterations it manages in a fixed time:
 #   (a) all five in one cpu cgroup, started with setpriv (what su gives);
-#   (b) all five started with `leash -u`: one group per uid.
-# Expected: B gets about 0.20 of the CPU in (a), about 0.50 in (b), and
-# does about 2.5 times the work.  Needs root; about 2 x DEMO_SECS (10) s.
+#   (b) all five started with `leash -u`: one group per uid;
+#   (c) as (a), started with setpriv, while `leash watch` runs (limited to
+#       the two uids, and told it may take from the demo's group).
+# Expected: B gets about 0.20 of the CPU in (a), about 0.50 in (b) and
+# (c), and does about 2.5 times the work.  Needs root; about 3 x
+# DEMO_SECS (10) s.
 # Everything it makes (cgroups, processes, files) is removed at the end,
 # also when interrupted.  The uids need no passwd entry.
 #
@@ -76,8 +79,10 @@ cleanup() {
 	# leash forwards TERM to its command and the command's leaf.
 	for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
 	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
+	watch_stop
 	rmdir_soon "$GROUP"
 	for u in "${MADE[@]}"; do
+		[ "$V" = 2 ] && rmdir_soon "$CPUMNT/leash/uid_$u/watch"
 		[ -n "$CG2" ] && [ "$V" = 1 ] && rmdir_soon "$CG2/leash/uid_$u"
 		rmdir_soon "$CPUMNT/leash/uid_$u"
 	done
@@ -97,7 +102,7 @@ start_at() {
 # spawn SCENARIO NAME UID START: one spinner, pinned to the demo CPU.
 spawn() {
 	local file=$WORK/$1.$2 args=(-n "$2" -a "$4" -t "$SECS")
-	if [ "$1" = a ]; then
+	if [ "$1" != b ]; then
 		# Into the one explicit group first: tasks left in the root
 		# cpu cgroup would be split per session by autogroup.
 		(
@@ -154,6 +159,21 @@ else
 		-u "$u" -- "$@"; }
 fi
 
+# leash watch for (c): the two uids only; the demo's group is a place
+# it may take processes from (--from), as an admin lists cron's.
+WATCH=
+watch_start() {
+	"$LEASH" watch --uids="$UA,$UB" --from="${GROUP#"$CPUMNT"}" 2>"$WORK/watch.err" &
+	WATCH=$!
+	sleep 0.5
+}
+watch_stop() {
+	[ -n "$WATCH" ] || return 0
+	kill -TERM "$WATCH" 2>/dev/null
+	wait "$WATCH" 2>/dev/null
+	WATCH=
+}
+
 mkdir "$GROUP" || die "cannot create $GROUP"
 say "fair-share demo on CPU $CPU (cgroup v$V), $SECS s per scenario:"
 say "4 busy loops as uid $UA (hog1-4), 1 benchmark as uid $UB (bench)"
@@ -166,7 +186,16 @@ say "(b) all five started with leash -u U (groups leash/uid_$UA, leash/uid_$UB)"
 run_scenario b
 table b
 say
+say "(c) as (a), started with $AS_USER_CMD, while leash watch runs"
+watch_start
+run_scenario c
+watch_stop
+table c
+sed 's/^leash watch: /  leash watch: /' "$WORK/watch.err"
+say
 awk -v wa="$(bench work a)" -v wb="$(bench work b)" \
-    -v sa="$(bench share a)" -v sb="$(bench share b)" 'BEGIN {
+    -v sa="$(bench share a)" -v sb="$(bench share b)" \
+    -v sc="$(bench share c)" 'BEGIN {
 	printf "bench: cpu share %.2f -> %.2f, work %.2f M -> %.2f M: " \
-		"%.2fx with leash\n", sa, sb, wa / 1e6, wb / 1e6, wb / wa }'
+		"%.2fx with leash; %.2f with leash watch\n", sa, sb,
+		wa / 1e6, wb / 1e6, wb / wa, sc }'

@@ -25,6 +25,8 @@ const struct timespec *run_started(void);
 int leash_main(int argc, char **argv);
 int timeout_main(int argc, char **argv);
 int su_main(int argc, char **argv);
+/* leash watch: every uid change into its uid's group (lib/watch/). */
+int watch_main(int argc, char **argv);
 
 /* The story every personality ends in: prepare the cgroup, spawn,
  * supervise, release.  Returns 0 with *OUT filled (and *ERR->stage set

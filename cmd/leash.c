@@ -30,6 +30,8 @@ static const struct personality {
 	{ "leash", leash_main, EXIT_CANCELED },
 	{ "su", su_main, 1 },
 	{ "timeout", timeout_main, EXIT_CANCELED },
+	/* Only as `leash watch`: a link named watch stays watch(1)'s. */
+	{ "watch", watch_main, EXIT_CANCELED },
 };
 
 static const struct personality *personality_find(const char *argv0)
@@ -38,7 +40,8 @@ static const struct personality *personality_find(const char *argv0)
 
 	base = base ? base + 1 : argv0;
 	for (size_t i = 0; i < sizeof personalities / sizeof *personalities; i++)
-		if (!strcmp(base, personalities[i].name))
+		if (!strcmp(base, personalities[i].name) &&
+		    personalities[i].main != watch_main)
 			return &personalities[i];
 	return &personalities[0];
 }
@@ -61,8 +64,10 @@ int main(int argc, char **argv)
 		return EXIT_ENOENT;
 	const struct personality *p = personality_find(argv[0]);
 	if (p->main == leash_main && argc > 1 &&
-	    (!strcmp(argv[1], "timeout") || !strcmp(argv[1], "su"))) {
-		p = personality_find(argv[1]);
+	    (!strcmp(argv[1], "timeout") || !strcmp(argv[1], "su") ||
+	     !strcmp(argv[1], "watch"))) {
+		p = !strcmp(argv[1], "watch") ? &personalities[3] :
+		    personality_find(argv[1]);
 		argc--, argv++;
 	}
 	/* Setuid or file capabilities: whoever started us may not be

@@ -95,6 +95,8 @@ help_options() {
 	}' | sort -u
 }
 
+leash_watch() { "$LEASH" watch "$@"; }
+
 # assert_all_options PROG LINE: LINE offers every option of PROG --help.
 assert_all_options() {
 	local want
@@ -120,6 +122,17 @@ assert_all_options() {
 	assert_all_options "$LEASH_TESTBIN/su" "leash su -"
 	offered --supp-group -
 	not_offered --cgroup --timeout
+}
+
+@test "leash watch: its own options, --by's two words, no command" {
+	assert_all_options leash_watch "leash watch -"
+	not_offered --user --timeout
+	comp "leash watch --by="
+	offered ruid euid
+	comp "leash watch -v "
+	[[ $(grep -cv "^func=" <<<"$output") == 0 ]]
+	comp "leash w"
+	offered watch
 }
 
 @test "-s: signal names (su's -s: shells)" {

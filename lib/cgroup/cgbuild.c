@@ -111,7 +111,7 @@ static int cg_write_weight(struct cgroup_plan *cg)
 }
 
 /* The uid group of the cpu hierarchy, with its weight when given. */
-static int cg_build_cpu(struct cgroup_plan *cg)
+int cg_build_cpu(struct cgroup_plan *cg)
 {
 	int rc;
 

@@ -192,6 +192,24 @@ int cgroup_kill(const struct cgroup_plan *cg);
  * Closes the descriptors. */
 void cgroup_release(struct cgroup_plan *cg);
 
+/* leash watch (lib/watch/): the uid groups of -u, found and made for
+ * processes that leash did not start.  cgroup_watch_top: where they are
+ * (cg's root option), for the allow-list; cgroup_watch_group: uid UID's
+ * group made or found as -u makes it, with cg->weight written when
+ * given, and *PROCS an O_WRONLY descriptor of the cgroup.procs watched
+ * processes are written to: v1's uid_<uid> itself, v2's uid_<uid>/watch
+ * (processes only in leaves).  No per-launch leaf.  -1 with *WHAT one
+ * line, as cgroup_prepare's. */
+struct cgroup_watch_top {
+	int version;                    /* the cpu hierarchy's: 1 or 2 */
+	bool hybrid;                    /* v1 cpu, and cgroup2 mounted */
+	char rel[CGROUP_PATH_MAX];      /* R as /proc/PID/cgroup shows it */
+};
+int cgroup_watch_top(struct cgroup_plan *cg, struct cgroup_watch_top *t,
+		     const char **what);
+int cgroup_watch_group(struct cgroup_plan *cg, uid_t uid, int *procs,
+		       const char **what);
+
 /* The area's other public headers: with this one, its face. */
 #include "cgroup/mountinfo.h"
 

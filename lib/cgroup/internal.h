@@ -9,6 +9,7 @@
  *   cglimit.c    limits: the controllers down to the leaf, its values,
  *                what it measured
  *   cgbuild.c    build: the groups and the leaf (cgroup_prepare)
+ *   cgwatch.c    leash watch's uid groups: build without a leaf
  *   cgjoin.c     join: the child's, the clone3 birth leaf, a refusal
  *   leaf.c       the leaf while it lives: hold, count, populated, usage
  *   cgrelease.c  release: signal, freeze, kill, remove, sweep */
@@ -115,7 +116,9 @@ void cg_unhold_fd(int leaf, int hold);
 /* cglimit.c: the limits given, on the new leaf; -1 with cg->msg. */
 int cg_limit_apply(struct cgroup_plan *cg);
 
-/* cgbuild.c: a new leaf under cg->uid_fd, opened into cg->leaf_fd. */
+/* cgbuild.c: a new leaf under cg->uid_fd, opened into cg->leaf_fd;
+ * the cpu hierarchy's uid group with its weight (CG_AGAIN: start over). */
 int cg_make_leaf(struct cgroup_plan *cg);
+int cg_build_cpu(struct cgroup_plan *cg);
 
 #endif

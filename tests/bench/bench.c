@@ -223,7 +223,7 @@ static void run_sections(const struct setup *s, const char *only)
 		{ "overshoot", sec_overshoot }, { "memory", sec_memory },
 		{ "size", sec_size }, { "scale", sec_scale },
 		{ "stress", sec_stress }, { "fair", sec_fair },
-		{ "relay", sec_relay },
+		{ "relay", sec_relay }, { "watch", sec_watch },
 	};
 
 	for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++) {
