@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "diag/diag.h"
+#include "ident/ident.h"
 #include "report/report.h"
 #include "sys/sys.h"
 #include "watch/watch.h"
@@ -63,16 +64,9 @@ static void watch_usage(void)
 /* UID_MIN of login.defs: system uids are never watched by default. */
 static unsigned watch_uid_min(void)
 {
-	char line[256];
-	unsigned v = 1000;
-	FILE *f = fopen("/etc/login.defs", "re");
+	unsigned long v = logindefs_number("UID_MIN", 1000);
 
-	if (!f)
-		return v;
-	while (fgets(line, sizeof line, f))
-		sscanf(line, " UID_MIN %u", &v);
-	fclose(f);
-	return v;
+	return v <= ~0U ? (unsigned)v : 1000;
 }
 
 static noreturn void watch_bad(const char *fmt, const char *arg)

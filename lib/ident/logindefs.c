@@ -206,3 +206,16 @@ bool logindefs_always_set_path(void)
 
 	return load() == 0 && (v = lookup("ALWAYS_SET_PATH")) && same_name(v, "yes");
 }
+
+unsigned long logindefs_number(const char *name, unsigned long dflt)
+{
+	const char *v;
+	char *end;
+	unsigned long n;
+
+	if (load() < 0 || !(v = lookup(name)) || *v < '0' || *v > '9')
+		return dflt;
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	return errno || *end ? dflt : n;
+}

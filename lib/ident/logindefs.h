@@ -19,6 +19,10 @@
 char *logindefs_path(bool root, const char *default_path,
 		     const char *default_root);
 
+/* The number NAME is set to (UID_MIN, say), decimal; DFLT when no line
+ * sets it to one. */
+unsigned long logindefs_number(const char *name, unsigned long dflt);
+
 /* ALWAYS_SET_PATH is "yes" (any case): su without -l sets PATH too. */
 bool logindefs_always_set_path(void);
 

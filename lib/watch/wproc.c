@@ -78,13 +78,17 @@ static int w_stat(pid_t pid, struct w_proc *p)
 
 static int w_status(pid_t pid, struct w_proc *p)
 {
-	char buf[2048], *s;
+	char buf[2048], *s, *end;
 	unsigned long r, e;
 
 	if (w_read(pid, "status", buf, sizeof buf) < 0)
 		return -1;
+	/* "Uid:\tREAL\tEFFECTIVE\t...", by hand: scanf alone is 4 KiB. */
 	s = strstr(buf, "\nUid:");
-	if (!s || sscanf(s + 5, "%lu %lu", &r, &e) != 2)
+	if (!s)
+		return errno = EINVAL, -1;
+	r = strtoul(s + 5, &end, 10);
+	if (end == s + 5 || (e = strtoul(end, &s, 10), s == end))
 		return errno = EINVAL, -1;
 	p->ruid = (uid_t)r;
 	p->euid = (uid_t)e;
