@@ -27,11 +27,18 @@ int proc_open(void)
 	return errno = ENOENT, -1;
 }
 
+/* The field after the one at F, or NULL where the line ends. */
+static const char *next_field(const char *f)
+{
+	f = f ? strchr(f, ' ') : NULL;
+	return f ? f + 1 : NULL;
+}
+
 int proc_stat_parse(const char *buf, struct proc_stat *p)
 {
-	const char *s = strrchr(buf, ')'), *open = strchr(buf, '(');
-	char *end;
+	const char *s = strrchr(buf, ')'), *open = strchr(buf, '('), *f;
 	size_t n;
+	int field;
 
 	if (!s || !open || open > s || s[1] != ' ' || !s[2])
 		return -1;
@@ -40,22 +47,26 @@ int proc_stat_parse(const char *buf, struct proc_stat *p)
 	n = n < sizeof p->name ? n : sizeof p->name - 1;
 	memcpy(p->name, open + 1, n);
 	p->name[n] = '\0';
-	p->state = s[2];
-	p->ppid = (pid_t)strtol(s + 3, &end, 10);
-	p->pgrp = (pid_t)strtol(end, &end, 10);
-	for (int field = 6; field < 14 && end; field++)
-		end = strchr(end + 1, ' ');
-	if (!end)
+	f = s + 2;                      /* field 3 */
+	p->state = *f;
+	for (field = 3; field < 4 && f; field++)
+		f = next_field(f);
+	if (!f)
 		return -1;
+	p->ppid = (pid_t)strtol(f, NULL, 10);
+	if (!(f = next_field(f)))
+		return -1;
+	p->pgrp = (pid_t)strtol(f, NULL, 10);
+	for (field = 5; field < 14 && f; field++)
+		f = next_field(f);
 	/* Fields 14-17: utime stime cutime cstime, ticks. */
-	p->cpu = strtoull(end + 1, &end, 10);
-	for (int field = 15; field < 18; field++)
-		p->cpu += (unsigned long long)strtoll(end, &end, 10);
-	for (int field = 18; field < 22 && end; field++)
-		end = strchr(end + 1, ' ');
-	if (!end)
+	for (p->cpu = 0; field < 18 && f; field++, f = next_field(f))
+		p->cpu += (unsigned long long)strtoll(f, NULL, 10);
+	for (; field < 22 && f; field++)
+		f = next_field(f);
+	if (!f)
 		return -1;
-	p->start = strtoull(end + 1, NULL, 10);
+	p->start = strtoull(f, NULL, 10);
 	return 0;
 }
 

@@ -29,14 +29,18 @@ static void check_error(int r, const struct parse_error *e)
 	if (!parse_check_error(r, e, "leash", 125))
 		return;
 	FUZZ_ASSERT(e->getopt || e->diag[0]);
-	/* Only the report descriptor, a limit's value (and no memory)
-	 * skip the "Try". */
+	/* Only the report descriptor, a limit's value, a progress option's
+	 * value (--warn, --idle, --stall) and no memory skip the "Try". */
 	if (!e->try_help)
 		FUZZ_ASSERT(!e->getopt && e->diag[0] &&
 			    (!strncmp(e->diag[0], "invalid report descriptor ", 26) ||
 			     !strncmp(e->diag[0], "invalid --memory-max ", 21) ||
 			     !strncmp(e->diag[0], "invalid --pids-max ", 19) ||
 			     !strncmp(e->diag[0], "invalid --cpu-max ", 18) ||
+			     !strncmp(e->diag[0], "invalid --warn ", 15) ||
+			     !strncmp(e->diag[0], "invalid --idle duration ", 24) ||
+			     !strncmp(e->diag[0], "invalid --stall duration ", 25) ||
+			     !strncmp(e->diag[0], "too many --warn", 15) ||
 			     !strcmp(e->diag[0], "out of memory")));
 	/* A second line is the hint after glibc's about -c. */
 	if (e->diag[1])
