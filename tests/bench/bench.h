@@ -102,6 +102,9 @@ void json_int(const char *key, long long v);
 void json_str(const char *key, const char *v);
 void json_bool(const char *key, bool v);
 void json_null(const char *key);
+/* TOK is "key=value": a number when all of value is one, else a string
+ * (the form the shell parts of the bench print; TOK is cut at the =). */
+void json_pair(char *tok);
 void json_close(void);
 
 /* The sections; each prints its table and writes its JSON member. */

@@ -24,21 +24,6 @@ struct scenario {
 	bool seen_bench;
 };
 
-static void json_pair(char *tok)
-{
-	char *eq = strchr(tok, '='), *end;
-	double v;
-
-	if (!eq)
-		return;
-	*eq = '\0';
-	v = strtod(eq + 1, &end);
-	if (end != eq + 1 && *end == '\0')
-		json_num(tok, v);
-	else
-		json_str(tok, eq + 1);
-}
-
 /* A `scenario=...` line, shown and kept as it is. */
 static void summary_line(char *line)
 {

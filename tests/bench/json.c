@@ -2,6 +2,8 @@
 /* json: a streaming writer; commas and nesting are tracked here. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "bench.h"
 
@@ -126,4 +128,19 @@ void json_close(void)
 	if (out)
 		fputc('\n', out);
 	out = NULL;
+}
+
+void json_pair(char *tok)
+{
+	char *eq = strchr(tok, '='), *end;
+	double v;
+
+	if (!eq)
+		return;
+	*eq = '\0';
+	v = strtod(eq + 1, &end);
+	if (end != eq + 1 && *end == '\0')
+		json_num(tok, v);
+	else
+		json_str(tok, eq + 1);
 }

@@ -12,21 +12,6 @@
 
 #include "bench.h"
 
-static void watch_pair(char *tok)
-{
-	char *eq = strchr(tok, '='), *end;
-	double v;
-
-	if (!eq)
-		return;
-	*eq = '\0';
-	v = strtod(eq + 1, &end);
-	if (end != eq + 1 && *end == '\0')
-		json_num(tok, v);
-	else
-		json_str(tok, eq + 1);
-}
-
 static int watch_read(FILE *f)
 {
 	char line[1024], *save;
@@ -42,7 +27,7 @@ static int watch_read(FILE *f)
 		save = NULL;
 		for (char *t = strtok_r(line, " \t", &save); t;
 		     t = strtok_r(NULL, " \t", &save))
-			watch_pair(t);
+			json_pair(t);
 		json_end();
 		n++;
 	}
