@@ -117,12 +117,17 @@ static void w_cn_dispatch(struct watch *w, const char *buf, size_t n,
 
 	for (; NLMSG_OK(nh, n); nh = NLMSG_NEXT(nh, n)) {
 		const struct cn_msg *cn = NLMSG_DATA(nh);
+		struct proc_event ev;
 		struct w_event e;
 
 		if (nh->nlmsg_type == NLMSG_ERROR || nh->nlmsg_type == NLMSG_NOOP ||
-		    cn->id.idx != CN_IDX_PROC || cn->len < sizeof(struct proc_event))
+		    cn->id.idx != CN_IDX_PROC || cn->len < sizeof ev)
 			continue;
-		w_cn_parse((const struct proc_event *)cn->data, &e);
+		/* cn_msg's data sits 4 bytes past an 8-byte boundary and
+		 * proc_event holds a u64: copied, not read in place (an
+		 * unaligned load, which armv7 may refuse). */
+		memcpy(&ev, cn->data, sizeof ev);
+		w_cn_parse(&ev, &e);
 		fn(w, &e);
 	}
 }
