@@ -427,3 +427,14 @@ setup() {
 teardown() {
 	common_teardown
 }
+
+# assert_jq FILTER VALUE: jq -r FILTER on the report $R is VALUE; else
+# the filter, both values and the report.
+assert_jq() {
+	local v
+	v=$(jq -r "$1" "$R") || { echo "jq failed on: $(cat "$R")" >&2; return 1; }
+	if [[ $v != "$2" ]]; then
+		printf 'report %s: expected %s, got %s\n%s\n' "$1" "$2" "$v" "$(cat "$R")" >&2
+		return 1
+	fi
+}

@@ -16,16 +16,6 @@ setup() {
 	R=$TMP/report.json
 }
 
-# assert_jq FILTER VALUE: on the report $R.
-assert_jq() {
-	local v
-	v=$(jq -r "$1" "$R") || { echo "jq failed on: $(cat "$R")" >&2; return 1; }
-	if [[ $v != "$2" ]]; then
-		printf 'report %s: expected %s, got %s\n%s\n' "$1" "$2" "$v" "$(cat "$R")" >&2
-		return 1
-	fi
-}
-
 # --- --warn ---------------------------------------------------------------------
 
 @test "progress: --warn sends its signal once, DURATION before the deadline, to the tree; reported and said under -v" {

@@ -33,16 +33,6 @@ jqr() {
 	jq -er "$1" "$f"
 }
 
-# assert_jq FILTER VALUE
-assert_jq() {
-	local v
-	v=$(jq -r "$1" "$R") || { echo "jq failed on: $(cat "$R")" >&2; return 1; }
-	if [[ $v != "$2" ]]; then
-		printf 'report %s: expected %s, got %s\n%s\n' "$1" "$2" "$v" "$(cat "$R")" >&2
-		return 1
-	fi
-}
-
 # Every key the man page documents, in every report.
 KEYS='["argv","cgroup","cgroup_reason","core_dumped","cpu","deadline_from","error","exit_status","fallbacks","identity","kills_failed","last_cpu_progress","last_output","leftovers","leftovers_killed","leftovers_not_listed","limits","measured","pty","reraised","result","signal","signals_not_listed","signals_sent","status","tree_kill","wall_time"]'
 
