@@ -24,7 +24,7 @@
 #                than the host's (default: the cached one, if any)
 #   VM_TESTS     comma-separated bats files, relative to the source tree
 #                (default tests/cgroup.bats, clone3.bats, cgroup-track.bats,
-#                limits.bats)
+#                limits.bats, watch.bats)
 #   VM_BENCH     0: no bench stage (default 1: build/bench's launch and
 #                scale sections, quick: the cgroup step against its floor
 #                where the child is born in its leaf, ratios only)
@@ -46,7 +46,7 @@ VM_KERNELS=${VM_KERNELS:-bookworm bullseye}
 VM_TIMEOUT=${VM_TIMEOUT:-900}
 VM_MEM=${VM_MEM:-1536}
 VM_SMP=${VM_SMP:-2}
-VM_TESTS=${VM_TESTS:-tests/cgroup.bats,tests/clone3.bats,tests/cgroup-track.bats,tests/limits.bats}
+VM_TESTS=${VM_TESTS:-tests/cgroup.bats,tests/clone3.bats,tests/cgroup-track.bats,tests/limits.bats,tests/watch.bats}
 VM_BENCH=${VM_BENCH:-1}
 VM_TOOLS=${VM_TOOLS-setpriv setsid unshare nsenter mount umount flock \
 	getent find useradd userdel groupadd groupdel ps pgrep pkill jq}

@@ -13,6 +13,9 @@
  *       prints "R C B"
  *   watchkit threads N
  *       creates and joins N threads one after another (N FORK events)
+ *   watchkit uids N
+ *       as root, N times euid to 65534 and back: 2N UID events, each a
+ *       system call (a flood that is cheap under emulation, check-vm)
  *   watchkit forks N
  *       N fork + _exit + wait, then prints the forks per second */
 #define _GNU_SOURCE
@@ -134,6 +137,17 @@ static int kit_threads(long n)
 	return 0;
 }
 
+static int kit_uids(long n)
+{
+	for (long i = 0; i < n; i++) {
+		/* raw calls: one thread, no libc broadcast needed */
+		if (syscall(SYS_setresuid, -1, 65534, -1) ||
+		    syscall(SYS_setresuid, -1, 0, -1))
+			return perror("watchkit: setresuid"), 1;
+	}
+	return 0;
+}
+
 static int kit_forks(long n)
 {
 	struct timespec a, b;
@@ -162,8 +176,10 @@ int main(int argc, char **argv)
 		return kit_reuse((uid_t)atol(argv[2]), (unsigned)atoi(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "threads"))
 		return kit_threads(atol(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "uids"))
+		return kit_uids(atol(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "forks"))
 		return kit_forks(atol(argv[2]));
-	fputs("usage: watchkit fork|reuse|threads|forks ...\n", stderr);
+	fputs("usage: watchkit fork|reuse|threads|uids|forks ...\n", stderr);
 	return 2;
 }
