@@ -739,7 +739,7 @@ orphans=0" ]
 }
 
 @test "group: the command gets the signal and a SIGCONT" {
-	run bounded timeout 0.1 probe -c TERM,CONT -l "$TMP/log" -s 0.5 -q
+	run bounded timeout 0.5 probe -c TERM,CONT -l "$TMP/log" -s 1.5 -q
 	assert_status 124
 	cat "$TMP/log" >&2
 	# Both pending at once: the handlers' order is the kernel's choice.
@@ -763,7 +763,7 @@ orphans=0" ]
 }
 
 @test "--foreground: no SIGCONT after the signal" {
-	run bounded timeout --foreground 0.1 probe -c TERM,CONT -l "$TMP/log" -s 0.5 -q
+	run bounded timeout --foreground 0.5 probe -c TERM,CONT -l "$TMP/log" -s 1.5 -q
 	assert_status 124
 	cat "$TMP/log" >&2
 	grep -qx TERM "$TMP/log"
