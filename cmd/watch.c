@@ -42,8 +42,10 @@ static void watch_usage(void)
 	      "                            root's processes only when 0 is in RANGES\n"
 	      "      --by=ruid|euid        group by the real uid (default) or the effective\n"
 	      "      --from=PATTERN        also take processes from the groups PATTERN\n"
-	      "                            matches (fnmatch, a path as /proc/PID/cgroup\n"
-	      "                            shows it, e.g. /system.slice/cron.service)\n"
+	      "                            matches, a path as /proc/PID/cgroup shows it,\n"
+	      "                            e.g. /system.slice/cron-*.service; of bytes:\n"
+	      "                            * ? [a-z] [!a-z] [^a-z] \\x as fnmatch's, no\n"
+	      "                            [:class:]; only / matches /\n"
 	      "      --audit=SECONDS       rescan /proc this often (default 30; 0: never)\n"
 	      "      --cpu-weight=N        cpu weight, 1..10000, of each uid group it makes\n"
 	      "                            or joins\n"
@@ -69,11 +71,16 @@ static unsigned watch_uid_min(void)
 	return v <= ~0U ? (unsigned)v : 1000;
 }
 
+static noreturn void watch_try(void)
+{
+	fputs("Try 'leash watch --help' for more information.\n", stderr);
+	exit(EXIT_CANCELED);
+}
+
 static noreturn void watch_bad(const char *fmt, const char *arg)
 {
 	diag_warn(fmt, diag_quote(arg));
-	fputs("Try 'leash watch --help' for more information.\n", stderr);
-	exit(EXIT_CANCELED);
+	watch_try();
 }
 
 static unsigned watch_number(const char *s, unsigned max, const char *fmt)
@@ -91,6 +98,8 @@ static unsigned watch_number(const char *s, unsigned max, const char *fmt)
 static void watch_option(int c, const char *arg, struct watch_opts *o,
 			 const char **report)
 {
+	const char *why;
+
 	switch (c) {
 	case OPT_UIDS:
 		if (watch_parse_uids(o, arg) < 0)
@@ -106,6 +115,10 @@ static void watch_option(int c, const char *arg, struct watch_opts *o,
 		if (o->nfrom == WATCH_MAX_FROM || arg[0] != '/')
 			watch_bad("invalid --from %s: a path from / (at most "
 				  "16 of them)", arg);
+		if ((why = glob_check(arg))) {
+			diag_warn("invalid --from %s: %s", diag_quote(arg), why);
+			watch_try();
+		}
 		o->from[o->nfrom++] = arg;
 		break;
 	case OPT_AUDIT:

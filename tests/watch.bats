@@ -302,6 +302,32 @@ hogs() {
 	[[ -z $(outside "$UA" "$TMP/pids") ]]
 }
 
+@test "watch: --from's patterns: * ? [a-z] [!a-z] within one part of a path, never across a /" {
+	FOREIGN=$CG_CPU/leashwatch_$$_$BATS_SUITE_TEST_NUMBER
+	local rel=${FOREIGN#"$CG_CPU"} deep
+	mkdir -p "$FOREIGN/s7/deep"
+	# A process of UA in s7 ($TMP/pids), another in s7/deep
+	# ($TMP/pids.deep), each there before its uid change.
+	start_in() {
+		sh -c 'echo $$ >"$1/cgroup.procs" && exec "$3" --reuid="$2" --regid="$2" --clear-groups sleep 60' \
+			sh "$FOREIGN/$1" "$UA" "$(command -v setpriv)" 3>&- &
+		echo $! >"$TMP/$2"
+		uid_is "$UA" $!
+	}
+	start_in s7 pids
+	start_in s7/deep pids.deep
+	deep=$(cat "$TMP/pids.deep")
+	[[ $(cpu_of "$deep") == "$rel/s7/deep" ]]
+	# * takes 7, not 7/deep.
+	start_watch --uids="$UA" --from="$rel/s*"
+	[[ -z $(outside "$UA" "$TMP/pids") ]]
+	[[ $(cpu_of "$deep") == "$rel/s7/deep" ]]
+	grep -q "not moved: $deep (uid $UA): its group is not on the allow-list" "$TMP/werr"
+	stop_watch
+	start_watch --uids="$UA" --from="$rel/?[5-9]/[!a-c]e?p"
+	[[ -z $(outside "$UA" "$TMP/pids.deep") ]]
+}
+
 @test "watch: the periodic audit puts back a process moved out of its group behind the watcher's back" {
 	setpriv --reuid="$UA" --regid="$UA" --clear-groups sleep 60 3>&- &
 	echo $! >"$TMP/pids"
@@ -358,6 +384,9 @@ hogs() {
 		"--cpu-weight=0|invalid cpu weight ‘0’: use 1..10000" \
 		"--audit=-1|invalid audit period ‘-1’: use 0..86400 seconds" \
 		"--from=rel|invalid --from ‘rel’: a path from / (at most 16 of them)" \
+		"--from=/a[b|invalid --from ‘/a[b’: a [ without its ] (\\[ matches a [)" \
+		"--from=/a[b/]|invalid --from ‘/a[b/]’: a / inside [ ] (only a / matches a /)" \
+		"--from=/[[:digit:]]|invalid --from ‘/[[:digit:]]’: [:class:], [.x.] and [=x=] are not supported (ranges such as [0-9] are)" \
 		"extra|extra operand ‘extra’"; do
 		LC_ALL=C.UTF-8 run "$LEASH" watch --uids="$UA" "${bad%%|*}"
 		assert_status 125

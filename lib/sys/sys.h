@@ -14,6 +14,8 @@
  *   stdfd      fds 0-2 open from the start; a close nothing refuses
  *   arena      leash's malloc (no header: it is malloc)
  *   quote      an operand quoted as GNU's quote() does
+ *   glob       a shell pattern against a path, fnmatch's FNM_PATHNAME
+ *              rule, in bytes (leash watch --from)
  *   decpoint   the caller's locale's decimal point (glibc's files)
  *   opt        getopt_long with glibc's behaviour and messages
  *   nr         the system call numbers some libcs lack, defined once
@@ -25,6 +27,7 @@
 
 #include "sys/decpoint.h"
 #include "sys/format.h"
+#include "sys/glob.h"
 #include "sys/nr.h"
 #include "sys/opt.h"
 #include "sys/proc.h"

@@ -41,7 +41,7 @@ struct watch_opts {
 	struct watch_range uids[WATCH_MAX_RANGES];
 	int nuids;                      /* 0: UID_MIN and up (cmd/ fills) */
 	bool by_euid;
-	const char *from[WATCH_MAX_FROM];  /* more sources (fnmatch) */
+	const char *from[WATCH_MAX_FROM];  /* more sources (sys/glob.h) */
 	int nfrom;
 	unsigned audit_s;               /* 0: no periodic audit */
 	bool verbose;

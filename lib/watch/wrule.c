@@ -5,10 +5,11 @@
 #include "watch/internal.h"
 
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "sys/sys.h"
 
 #define W_PF_KTHREAD 0x00200000UL
 
@@ -83,11 +84,10 @@ static bool w_own(const struct watch *w, const char *path)
 static bool w_allowed(const struct watch *w, const char *path, bool own_ok)
 {
 	if (!strcmp(path, "/") || (own_ok && w_own(w, path)) ||
-	    !fnmatch("/user.slice/user-*.slice/session-*.scope", path,
-		     FNM_PATHNAME))
+	    glob_match("/user.slice/user-*.slice/session-*.scope", path))
 		return true;
 	for (int i = 0; i < w->o.nfrom; i++)
-		if (!fnmatch(w->o.from[i], path, FNM_PATHNAME))
+		if (glob_match(w->o.from[i], path))
 			return true;
 	return false;
 }
