@@ -42,6 +42,9 @@
 #                once, then reused), running VM_SYSTEMD_TESTS (default
 #                tests/systemd.bats) as a service; 0: not run; only: only
 #                that guest
+#   VM_BENCH_VARIANT  a static leash built before a change: the systemd
+#                guest's bench stage compares its launches with this
+#                build's (build/bench --variant), side by side
 #   VM_SYSTEMD_MIRROR  the archive debootstrap uses (default
 #                http://deb.debian.org/debian)
 set -eu -o pipefail
@@ -428,6 +431,12 @@ sd_overlay() {
 	echo leash-vm > "$r/etc/hostname"
 	: > "$r/etc/machine-id"
 	cp -a "$stage/root/src/." "$r/src/"
+	if [ -n "${VM_BENCH_VARIANT:-}" ]; then
+		is_static "$VM_BENCH_VARIANT" ||
+			die "VM_BENCH_VARIANT $VM_BENCH_VARIANT is not a static binary"
+		mkdir -p "$r/src/build/before"
+		cp "$VM_BENCH_VARIANT" "$r/src/build/before/leash"
+	fi
 	(cd "$r" && find . | "$bb" cpio -o -H newc 2>/dev/null) |
 		gzip -1 > "$stage/sd-overlay.gz"
 	cat "$cache/systemd-root.cpio.gz" "$stage/sd-overlay.gz" > "$stage/sd-initrd.gz"

@@ -85,7 +85,7 @@ wait_for() {
 	echo "$output"
 	[ "$status" = 0 ]
 	[[ ${lines[0]} == 0::/user.slice/user-0.slice/session-*.scope ]]
-	[[ $output == *"systemd: started leash-uid-$A.scope in user-$A.slice (Delegate=yes)"* ]]
+	[[ $output == *"systemd: started leash-uid-$A.scope in user-$A.slice (Delegate=yes) over /run/systemd/private"* ]]
 	grep -qx "0::/user.slice/user-$A.slice/leash-uid-$A.scope/uid_$A/run_[0-9_]*" <<<"$output"
 	[ "$(systemctl show -p Delegate --value leash-uid-$A.scope)" = yes ]
 	[ "$(systemctl show -p ActiveState --value leash-uid-$A.scope)" = active ]
@@ -110,6 +110,17 @@ wait_for() {
 	[[ $output == *"started leash-uid-$A.scope"* ]]
 	[ "$(jq -r .systemd_unit "$R")" = leash-uid-$A.scope ]
 	[[ $(jq -r .cgroup.leaf "$R") == /sys/fs/cgroup/user.slice/user-$A.slice/leash-uid-$A.scope/uid_$A/run_* ]]
+}
+
+@test "systemd: without systemd's private socket the scope is asked for on the system bus" {
+	in_guest
+	systemctl stop leash-uid-$B.scope 2>/dev/null || true
+	# In a private mount namespace the private socket is /dev/null.
+	run session "unshare -m --propagation private sh -c 'mount --bind /dev/null /run/systemd/private && exec $LEASH -v -u sdb -- cat /proc/self/cgroup'"
+	echo "$output"
+	[ "$status" = 0 ]
+	[[ $output == *"systemd: started leash-uid-$B.scope in user-$B.slice (Delegate=yes) over /run/dbus/system_bus_socket"* ]]
+	grep -qx "0::/user.slice/user-$B.slice/leash-uid-$B.scope/uid_$B/run_[0-9_]*" <<<"$output"
 }
 
 @test "systemd: two uids' loops split one CPU by uid, through their user-N.slice" {

@@ -24,7 +24,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/statfs.h>
@@ -302,12 +301,11 @@ static void sd_nap(void)
 /* Wait until the scope's group exists (and, with PID, holds it). */
 static int sd_scope_wait(struct cgroup_plan *cg, pid_t pid)
 {
-	char want[CGROUP_PATH_MAX], file[64], buf[1024];
+	char want[CGROUP_PATH_MAX], buf[1024];
 
 	snprintf(want, sizeof want, "0::%s\n", cg->leaf_top + strlen(SD_MOUNT));
-	snprintf(file, sizeof file, "/proc/%d/cgroup", (int)pid);
 	for (int i = 0; i < SD_SCOPE_WAIT_MS; i++) {
-		if (pid > 0 && readfile_at(AT_FDCWD, file, buf, sizeof buf) > 0 &&
+		if (pid > 0 && proc_read(pid, "cgroup", buf, sizeof buf) > 0 &&
 		    strstr(buf, want))
 			return 0;
 		if (pid <= 0 && access(cg->leaf_top, F_OK) == 0)
@@ -333,8 +331,8 @@ static int sd_scope_start(struct cgroup_plan *cg, uid_t uid)
 	snprintf(desc, sizeof desc, "leash: uid %u's group", (unsigned)uid);
 	if (sdbus_start_scope(cg->unit, slice, keeper, desc, err, sizeof err) == 0) {
 		cg->scope_made = true;
-		cg_note(cg, "systemd: started %s in %s (Delegate=yes), kept by "
-			"pid %d", cg->unit, slice, (int)keeper);
+		cg_note(cg, "systemd: started %s in %s (Delegate=yes) over "
+			"%s, kept by pid %d", cg->unit, slice, err, (int)keeper);
 		return sd_scope_wait(cg, keeper);
 	}
 	e = errno;
@@ -347,12 +345,23 @@ static int sd_scope_start(struct cgroup_plan *cg, uid_t uid)
 		       "cannot start systemd scope %s: %s", cg->unit, err);
 }
 
-static void sd_move_pid(pid_t pid, void *keep)
+/* Every process of TOP's own cgroup.procs (not its subgroups') into
+ * the group KEEP. */
+static void sd_move_procs(int top, int keep)
 {
-	char v[16];
+	char buf[256], *p, *end;
+	int procs = cgfs_open(top, "cgroup.procs", O_RDONLY);
+	ssize_t n = procs < 0 ? -1 : read(procs, buf, sizeof buf - 1);
 
-	snprintf(v, sizeof v, "%d", (int)pid);
-	cgfs_write(*(int *)keep, "cgroup.procs", v);
+	if (procs >= 0)
+		close(procs);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (p = buf; (end = strchr(p, '\n')); p = end + 1) {
+		*end = '\0';
+		cgfs_write(keep, "cgroup.procs", p);
+	}
 }
 
 /* The scope's own group may hold no process (its children take the cpu
@@ -373,22 +382,7 @@ static int sd_scope_keep(struct cgroup_plan *cg)
 		close(top);
 		return cg_fail_mkdir(cg, keep);
 	}
-	{
-		char buf[256];
-		int procs = cgfs_open(top, "cgroup.procs", O_RDONLY);
-		ssize_t n = procs < 0 ? -1 : read(procs, buf, sizeof buf - 1);
-
-		if (procs >= 0)
-			close(procs);
-		for (char *p = buf, *end; n > 0 && p < buf + n; p = end + 1) {
-			buf[n] = '\0';
-			end = strchr(p, '\n');
-			if (!end)
-				break;
-			*end = '\0';
-			sd_move_pid((pid_t)atoi(p), &fd);
-		}
-	}
+	sd_move_procs(top, fd);
 	close(fd);
 	close(top);
 	return 0;

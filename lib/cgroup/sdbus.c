@@ -439,6 +439,8 @@ int sdbus_start_scope(const char *name, const char *slice, pid_t pid,
 			 bus ? SD_SYSTEM_BUS : SD_PRIVATE);
 	else
 		rc = sd_call(fd, bus, &body, err, size);
+	if (rc == 0)
+		snprintf(err, size, "%s", bus ? SD_SYSTEM_BUS : SD_PRIVATE);
 	e = errno;
 	close(fd);
 	errno = e;

@@ -16,7 +16,7 @@
  * (its first and only process): 0 once systemd accepted the job; -1
  * with errno and ERR (SIZE bytes) saying why: the D-Bus error's name
  * and text, or the step that failed (EEXIST: the unit exists already,
- * another launch made it). */
+ * another launch made it).  On success ERR names the socket used. */
 int sdbus_start_scope(const char *name, const char *slice, pid_t pid,
 		      const char *description, char *err, size_t size);
 
