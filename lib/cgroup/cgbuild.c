@@ -298,14 +298,7 @@ static int cg_sd_build(struct cgroup_plan *cg, uid_t uid)
 {
 	char slice[48];
 
-	snprintf(slice, sizeof slice, "user-%u.slice", (unsigned)uid);
-	if (cg->weight)
-		/* Not silent: the weight belongs to systemd's units. */
-		diag_warn("--cpu-weight not applied: on a systemd host the "
-			  "share is %s's (systemctl set-property %s CPUWeight=)",
-			  cg->sd == CGROUP_SD_SCOPE ? slice : cg->unit,
-			  cg->sd == CGROUP_SD_SCOPE ? slice : cg->unit);
-	if (cg->sd == CGROUP_SD_SCOPE && cg->version == 2) {
+	if (cg->sd == CGROUP_SD_SCOPE && cg->version == 2 && !cg->weight) {
 		cg->uid_fd = cgfs_dir(AT_FDCWD, cg->cpu_uid);
 		if (cg->uid_fd >= 0 && cgfs_exists(cg->uid_fd, "cpu.weight") == 0 &&
 		    cg_make_leaf(cg) == 0)
@@ -313,6 +306,16 @@ static int cg_sd_build(struct cgroup_plan *cg, uid_t uid)
 		cg_close(cg);
 		cg->leaf[0] = '\0';
 	}
+	/* 1: a hybrid host after all (the fast path skipped the check). */
+	if (cg->sd == CGROUP_SD_SCOPE && !cg_sd_unified(cg))
+		return 1;
+	snprintf(slice, sizeof slice, "user-%u.slice", (unsigned)uid);
+	if (cg->weight)
+		/* Not silent: the weight belongs to systemd's units. */
+		diag_warn("--cpu-weight not applied: on a systemd host the "
+			  "share is %s's (systemctl set-property %s CPUWeight=)",
+			  cg->sd == CGROUP_SD_SCOPE ? slice : cg->unit,
+			  cg->sd == CGROUP_SD_SCOPE ? slice : cg->unit);
 	if (cg->sd == CGROUP_SD_SCOPE && cg_sd_scope(cg, uid) < 0)
 		return -1;
 	return cg_build(cg);
@@ -332,8 +335,11 @@ int cgroup_prepare(struct cgroup_plan *cg, uid_t uid, const char **what)
 		return 0;       /* a unit's own: no group, said under -v */
 	if (rc == 0)
 		rc = cg_sd_build(cg, uid);
-	else if (rc > 0 && (rc = cg_fast(cg, uid)) > 0)
-		rc = cg_slow(cg, uid);
+	if (rc > 0) {
+		cg_reset(cg);
+		if ((rc = cg_fast(cg, uid)) > 0)
+			rc = cg_slow(cg, uid);
+	}
 	if (rc == 0 && cgroup_limited(cg) && cg_limit_apply(cg) < 0) {
 		/* All or nothing: the leaf goes, nothing ran in it. */
 		if (cg->leaf[0] && cg->uid_fd >= 0)

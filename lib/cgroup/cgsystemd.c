@@ -184,6 +184,20 @@ static int sd_plan_unit(struct cgroup_plan *cg, uid_t uid,
 	return sd_move_self(cg, own);
 }
 
+/* Only systemd's unified tree is handled: on a hybrid or legacy one
+ * (the default before systemd 247) the groups go where they went
+ * before, as -v says. */
+bool cg_sd_unified(struct cgroup_plan *cg)
+{
+	struct statfs sf;
+
+	if (statfs(SD_MOUNT, &sf) == 0 && (long)sf.f_type == MOUNTINFO_CGROUP2_MAGIC)
+		return true;
+	cg_note(cg, "systemd: %s is not its unified cgroup2 tree: leash's "
+		"groups as without systemd", SD_MOUNT);
+	return false;
+}
+
 /* 1: not systemd's tree (or --cgroup-root): the usual places. 0: the
  * plan's paths are set.  2: no group (a unit not delegated: said under
  * -v).  -1: failure, with cg->msg. */
@@ -195,24 +209,22 @@ int cg_systemd(struct cgroup_plan *cg, uid_t uid)
 	size_t at;
 	int rc;
 
-	struct statfs sf;
-
 	if (cg_root_option(cg) || access(SD_BOOTED, F_OK) < 0)
 		return 1;
-	/* Only systemd's unified tree is handled: on a hybrid or legacy
-	 * one (systemd before 247's default) the groups go where they
-	 * went before. */
-	if (statfs(SD_MOUNT, &sf) < 0 || (long)sf.f_type != MOUNTINFO_CGROUP2_MAGIC ||
-	    cg_self_path(rel, sizeof rel) < 0) {
-		cg_note(cg, "systemd: %s is not its unified cgroup2 tree: "
-			"leash's groups as without systemd", SD_MOUNT);
-		return 1;
-	}
+	if (cg_self_path(rel, sizeof rel) < 0)
+		return cg_sd_unified(cg), 1;    /* no cgroup2 line: says why */
 	at = sd_unit_of(rel, cg->unit, sizeof cg->unit);
 	snprintf(own, sizeof own, "%s%s", SD_MOUNT, strcmp(rel, "/") ? rel : "");
 	leaf = cg_leaf_in(rel);
 	/* cg_nest need not read /proc/self/cgroup again. */
 	cg->no_outer = !leaf;
+	/* The scope's steady state finds its group without this check
+	 * (cg_sd_build makes it before anything else). */
+	if (!leaf && (sd_login_unit(cg->unit) ||
+		      strncmp(cg->unit, "leash-uid-", 10) == 0))
+		return sd_plan_scope(cg, uid);
+	if (!cg_sd_unified(cg))
+		return 1;
 	if (leaf) {
 		/* The command of an outer leash: its leaf holds this one's. */
 		snprintf(unitdir, sizeof unitdir, "%s%.*s", SD_MOUNT,
@@ -221,9 +233,6 @@ int cg_systemd(struct cgroup_plan *cg, uid_t uid)
 			 CGROUP_SD_DELEGATED;
 		return sd_plan_leaves(cg, uid, unitdir);
 	}
-	if (sd_login_unit(cg->unit) ||
-	    strncmp(cg->unit, "leash-uid-", 10) == 0)
-		return sd_plan_scope(cg, uid);
 	snprintf(unitdir, sizeof unitdir, "%s%.*s", SD_MOUNT, (int)at, rel);
 	rc = sd_plan_unit(cg, uid, unitdir, own);
 	return rc == 1 ? 2 : rc;

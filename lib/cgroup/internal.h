@@ -110,6 +110,8 @@ const char *cg_leaf_in(const char *path);
  * UID's scope made when systemd has none (D-Bus), its keeper in keep/. */
 int cg_systemd(struct cgroup_plan *cg, uid_t uid);
 int cg_sd_scope(struct cgroup_plan *cg, uid_t uid);
+/* /sys/fs/cgroup is systemd's unified tree; false: said to note. */
+bool cg_sd_unified(struct cgroup_plan *cg);
 
 /* cgplan.c */
 /* Forget everything but the options (the descriptors are not ours to
