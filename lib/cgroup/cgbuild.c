@@ -193,7 +193,8 @@ static int cg_build_leaf(struct cgroup_plan *cg)
 	if (!cg->leaf_top[0])
 		return 0;
 	if (cg->uid_fd < 0)     /* hybrid, or leaf only: cgroup2's uid group */
-		rc = cg_make_group(cg, cg->leaf_top, cg->leaf_uid, &made,
+		rc = cg_make_group(cg, cg->sd == CGROUP_SD_NONE ?
+				   cg->leaf_top : NULL, cg->leaf_uid, &made,
 				   &cg->uid_fd);
 	if (rc == 0)
 		rc = cg_make_leaf(cg);
