@@ -38,6 +38,17 @@
 #   VM_KEEP      1: keep the staging directory and initramfs
 #   VM_APPEND    more kernel parameters; NAME=VALUE ones reach the guest's
 #                init as environment (see tests/vm/init)
+#   VM_SYSTEMD   1 (default): one more guest, Debian 12 booting systemd
+#                as PID 1 on bookworm's kernel (its root file system made
+#                by debootstrap from Debian's archive into build/vm-cache
+#                once, then reused), running VM_SYSTEMD_TESTS (default
+#                tests/systemd.bats) as a service; 0: not run; only: only
+#                that guest
+#   VM_BENCH_VARIANT  a static leash built before a change: the systemd
+#                guest's bench stage compares its launches with this
+#                build's (build/bench --variant), side by side
+#   VM_SYSTEMD_MIRROR  the archive debootstrap uses (default
+#                http://deb.debian.org/debian)
 set -eu -o pipefail
 
 srcdir=${LEASH_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -53,6 +64,12 @@ VM_BENCH=${VM_BENCH:-1}
 VM_TOOLS=${VM_TOOLS-setpriv setsid unshare nsenter mount umount flock \
 	getent find useradd userdel groupadd groupdel ps pgrep pkill jq}
 VM_SELFTEST=${VM_SELFTEST:-0}
+VM_SYSTEMD=${VM_SYSTEMD:-1}
+VM_SYSTEMD_TESTS=${VM_SYSTEMD_TESTS:-tests/systemd.bats}
+VM_SYSTEMD_MIRROR=${VM_SYSTEMD_MIRROR:-http://deb.debian.org/debian}
+# What the systemd guest's root holds beyond debootstrap's minbase: the
+# init, the bus and logind's PAM module (login sessions), the test tools.
+SD_PACKAGES=systemd,systemd-sysv,dbus,libpam-systemd,bats,jq,procps
 stage=
 declare -A kimage=() krelease=()
 
@@ -366,13 +383,78 @@ make_initrd() {
 	say "initramfs $(($(stat -c %s "$stage/initrd.gz") / 1024)) KiB"
 }
 
-# boot NAME: run the guest on kernel NAME with a hard limit; console to
-# its log and stdout.
+# sd_root: the systemd guest's root file system, made once by
+# debootstrap (minbase plus SD_PACKAGES) into the cache, trimmed of what
+# a test run never reads (docs, locales, apt's lists), and packed as one
+# initramfs archive: the guest runs from it, as the others do, since the
+# kernel has no disk driver built in.  Remade when SD_PACKAGES changes.
+sd_root() {
+	local dir=$cache/systemd-root cpio=$cache/systemd-root.cpio.gz
+	local bb=$cache/busybox-static/bin/busybox
+	if [ -f "$cpio" ] && [ "$(cat "$dir.from" 2>/dev/null)" = "$SD_PACKAGES" ]; then
+		return 0
+	fi
+	if ! command -v debootstrap >/dev/null && [ "${DEPS:-1}" = 1 ]; then
+		"$srcdir/build-aux/deps.sh" debootstrap:debootstrap
+	fi
+	command -v debootstrap >/dev/null ||
+		die "debootstrap not found: apt-get install debootstrap"
+	rm -rf "$dir" "$dir.tmp" "$cpio"
+	say "debootstrap bookworm into $dir (minbase, $SD_PACKAGES; once)"
+	debootstrap --variant=minbase --include="$SD_PACKAGES" bookworm \
+		"$dir.tmp" "$VM_SYSTEMD_MIRROR" > "$dir.log" 2>&1 ||
+		die "debootstrap failed (see $dir.log)"
+	rm -rf "$dir.tmp"/usr/share/{doc,man,info,locale} \
+		"$dir.tmp"/var/cache/apt/* "$dir.tmp"/var/lib/apt/lists/* \
+		"$dir.tmp"/etc/udev/hwdb.bin
+	mv "$dir.tmp" "$dir"
+	(cd "$dir" && find . | "$bb" cpio -o -H newc 2>/dev/null) |
+		gzip -1 > "$cpio.tmp"
+	mv "$cpio.tmp" "$cpio"
+	echo "$SD_PACKAGES" > "$dir.from"
+	say "systemd root $(($(stat -c %s "$cpio") / 1024)) KiB packed"
+}
+
+# sd_overlay: the second archive, unpacked over the root: /init is
+# systemd, the test service (tests/vm/systemd.service) started at boot,
+# the project in /src; no getty, no timers that would wake apt.
+sd_overlay() {
+	local r=$stage/sd u bb=$cache/busybox-static/bin/busybox
+	mkdir -p "$r/etc/systemd/system/multi-user.target.wants" "$r/src"
+	ln -s /lib/systemd/systemd "$r/init"
+	cp "$srcdir/tests/vm/systemd.service" "$r/etc/systemd/system/leash-vm.service"
+	ln -s ../leash-vm.service "$r/etc/systemd/system/multi-user.target.wants/"
+	for u in serial-getty@ttyS0.service serial-getty@ttyS1.service \
+		getty@tty1.service apt-daily.timer apt-daily-upgrade.timer \
+		e2scrub_all.timer fstrim.timer dpkg-db-backup.timer \
+		systemd-tmpfiles-clean.timer; do
+		ln -s /dev/null "$r/etc/systemd/system/$u"
+	done
+	echo leash-vm > "$r/etc/hostname"
+	: > "$r/etc/machine-id"
+	cp -a "$stage/root/src/." "$r/src/"
+	if [ -n "${VM_BENCH_VARIANT:-}" ]; then
+		is_static "$VM_BENCH_VARIANT" ||
+			die "VM_BENCH_VARIANT $VM_BENCH_VARIANT is not a static binary"
+		mkdir -p "$r/src/build/before"
+		cp "$VM_BENCH_VARIANT" "$r/src/build/before/leash"
+	fi
+	(cd "$r" && find . | "$bb" cpio -o -H newc 2>/dev/null) |
+		gzip -1 > "$stage/sd-overlay.gz"
+	cat "$cache/systemd-root.cpio.gz" "$stage/sd-overlay.gz" > "$stage/sd-initrd.gz"
+	rm -f "$stage/sd-overlay.gz"
+}
+
+# boot NAME [INITRD]: run the guest on kernel NAME with a hard limit;
+# console to its log and stdout.
 boot() {
+	local initrd=${2:-$stage/initrd.gz}
 	local append="console=ttyS0 panic=-1 quiet loglevel=4 LEASH_VM=1"
 	append="$append LEASHVM_NAME=$1 LEASHVM_RELEASE=${krelease[$1]:-unknown}"
 	append="$append LEASHVM_TESTS=$VM_TESTS LEASHVM_SELFTEST=$VM_SELFTEST"
 	append="$append LEASHVM_BENCH=$VM_BENCH"
+	[ "$1" != systemd ] ||
+		append="$append LEASHVM_TESTS=$VM_SYSTEMD_TESTS systemd.show_status=0"
 	append="$append ${VM_APPEND:-}"
 	: > "$results"
 	say "[$1] booting $(basename "${kimage[$1]}") (qemu tcg, $VM_SMP cpus," \
@@ -382,7 +464,7 @@ boot() {
 		qemu-system-x86_64 -accel tcg -cpu max -smp "$VM_SMP" \
 		-m "$VM_MEM" -nodefaults -no-user-config -display none \
 		-no-reboot -serial stdio -serial "file:$results" \
-		-kernel "${kimage[$1]}" -initrd "$stage/initrd.gz" \
+		-kernel "${kimage[$1]}" -initrd "$initrd" \
 		-append "$append" < /dev/null 2>&1 | tee "$console"
 	qemu_rc=${PIPESTATUS[0]}
 	set -e
@@ -419,7 +501,8 @@ report() {
 	fi
 	[ -n "$bad" ] || [ "$fail" = 0 ] || bad="$fail failed"
 	[ -n "$bad" ] || [ "$pass" -gt 0 ] || bad="no test passed"
-	summary+=("check-vm: [$1] ${ran:-?}: $pass passed, $fail failed, $skip skipped, ${secs} s: ${bad:-ok}")
+	init=$(sed -n 's/^LEASHVM boot .* init=\([^ ]*\).*/ (\1 as PID 1)/p' <<<"$lines")
+	summary+=("check-vm: [$1] ${ran:-?}${init}: $pass passed, $fail failed, $skip skipped, ${secs} s: ${bad:-ok}")
 	[ -z "$bad" ]
 }
 
@@ -440,16 +523,36 @@ main() {
 	stage_project
 	make_initrd
 	summary=()
+	guests=0
+	[ "$VM_SYSTEMD" = only ] && kernels=()
 	for name in "${kernels[@]}"; do
 		console=$builddir/vm-console-$name.log
 		booted=$(date +%s)
 		boot "$name"
 		report "$name" || rc=1
+		guests=$((guests + 1))
 	done
+	if [ "$VM_SYSTEMD" != 0 ] && [ "$VM_SELFTEST" != 1 ]; then
+		systemd_guest || rc=1
+		guests=$((guests + 1))
+	fi
 	for line in "${summary[@]}"; do echo "$line"; done
 	echo "check-vm: total wall time $(($(date +%s) - started)) s," \
-		"${#kernels[@]} kernel(s): $([ "$rc" = 0 ] && echo ok || echo FAIL)"
+		"$guests guest(s): $([ "$rc" = 0 ] && echo ok || echo FAIL)"
 	return "$rc"
+}
+
+# systemd_guest: Debian 12 with systemd as PID 1, on bookworm's kernel.
+systemd_guest() {
+	[ -n "${kimage[bookworm]:-}" ] || kernel_get bookworm
+	kimage[systemd]=${kimage[bookworm]}
+	krelease[systemd]=${krelease[bookworm]}
+	sd_root
+	sd_overlay
+	console=$builddir/vm-console-systemd.log
+	booted=$(date +%s)
+	boot systemd "$stage/sd-initrd.gz"
+	report systemd
 }
 
 main "$@"

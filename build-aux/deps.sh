@@ -61,8 +61,10 @@ profile() {
 	vm)
 		profile build
 		# The guest's busybox, bash and kernel are downloaded into the
-		# build tree by check-vm.sh, never installed on the host.
-		add qemu-system-x86_64:qemu-system-x86 ;;
+		# build tree by check-vm.sh, never installed on the host;
+		# debootstrap builds the systemd guest's root there.
+		add qemu-system-x86_64:qemu-system-x86 \
+			debootstrap:debootstrap ;;
 	aarch64|armhf|i686|x86_64)
 		profile build
 		eval "$(sh "$(dirname "$0")/cross.sh" info "$1")" || exit 2

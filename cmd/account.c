@@ -207,6 +207,7 @@ static void where(struct report *r)
 	r->deadline_from = duration_is_zero(&p->deadline) ? NULL :
 			   p->deadline_inherited ? BUDGET_ENV : "option";
 	r->fallbacks = fallback_taken;
+	r->sd_unit = cg->unit[0] ? cg->unit : NULL;
 	/* The paths outlive cgroup_release (which clears active); "" when
 	 * no group came of it, or cgroup_prepare never ran (off).  A
 	 * tracking leaf alone (--cgroup=track, no cpu controller) is

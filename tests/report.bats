@@ -34,7 +34,7 @@ jqr() {
 }
 
 # Every key the man page documents, in every report.
-KEYS='["argv","cgroup","cgroup_reason","core_dumped","cpu","deadline_from","error","exit_status","fallbacks","identity","kills_failed","last_cpu_progress","last_output","leftovers","leftovers_killed","leftovers_not_listed","limits","measured","pty","reraised","result","signal","signals_not_listed","signals_sent","status","tree_kill","wall_time"]'
+KEYS='["argv","cgroup","cgroup_reason","core_dumped","cpu","deadline_from","error","exit_status","fallbacks","identity","kills_failed","last_cpu_progress","last_output","leftovers","leftovers_killed","leftovers_not_listed","limits","measured","pty","reraised","result","signal","signals_not_listed","signals_sent","status","systemd_unit","tree_kill","wall_time"]'
 
 assert_keys() {
 	assert_jq "keys == $KEYS" true

@@ -57,10 +57,12 @@ static int cg_v2_check(struct cgroup_plan *cg, int r)
 
 static int cg_v2_top(struct cgroup_plan *cg)
 {
-	bool created;
+	bool created = false;
 	int rc, r;
 
-	if (cgfs_mkdir(AT_FDCWD, cg->cpu_top, &created) < 0)
+	/* systemd's scope is systemd's to make, never ours. */
+	if (cg->sd == CGROUP_SD_NONE &&
+	    cgfs_mkdir(AT_FDCWD, cg->cpu_top, &created) < 0)
 		return cg_fail_mkdir(cg, cg->cpu_top);
 	r = cgfs_dir(AT_FDCWD, cg->cpu_top);
 	if (r < 0)
@@ -138,7 +140,7 @@ static void cg_nest(struct cgroup_plan *cg)
 	char own[CGROUP_PATH_MAX];
 	int fd;
 
-	if (!cg->leaf_top[0] ||
+	if (!cg->leaf_top[0] || cg->no_outer ||
 	    cg_find_own_leaf(cg->leaf_top, own, sizeof own) < 0 ||
 	    strcmp(own, cg->leaf_uid) == 0 || (fd = cgfs_dir(AT_FDCWD, own)) < 0)
 		return;
@@ -191,7 +193,8 @@ static int cg_build_leaf(struct cgroup_plan *cg)
 	if (!cg->leaf_top[0])
 		return 0;
 	if (cg->uid_fd < 0)     /* hybrid, or leaf only: cgroup2's uid group */
-		rc = cg_make_group(cg, cg->leaf_top, cg->leaf_uid, &made,
+		rc = cg_make_group(cg, cg->sd == CGROUP_SD_NONE ?
+				   cg->leaf_top : NULL, cg->leaf_uid, &made,
 				   &cg->uid_fd);
 	if (rc == 0)
 		rc = cg_make_leaf(cg);
@@ -259,6 +262,9 @@ static void cg_note_ready(const struct cgroup_plan *cg)
 
 	if (!cg->verbose || !cg->note)
 		return;
+	if (cg->sd == CGROUP_SD_SCOPE)
+		cg_note(cg, "systemd: in %s (%s)", cg->unit,
+			cg->scope_made ? "started by this launch" : "joined");
 	if (cg->version && !cg->wfile[0] &&
 	    readfile_at(cg_weight_fd(cg), file, cur, sizeof cur) > 0)
 		cur[strcspn(cur, "\n")] = '\0';
@@ -287,6 +293,35 @@ static int cg_slow(struct cgroup_plan *cg, uid_t uid)
 	return cg_build(cg);
 }
 
+/* On a systemd host: the uid's scope (the steady state opens its uid
+ * group and makes the leaf, as cg_fast does), or a delegated unit. */
+static int cg_sd_build(struct cgroup_plan *cg, uid_t uid)
+{
+	char slice[48];
+
+	if (cg->sd == CGROUP_SD_SCOPE && cg->version == 2 && !cg->weight) {
+		cg->uid_fd = cgfs_dir(AT_FDCWD, cg->cpu_uid);
+		if (cg->uid_fd >= 0 && cgfs_exists(cg->uid_fd, "cpu.weight") == 0 &&
+		    cg_make_leaf(cg) == 0)
+			return 0;
+		cg_close(cg);
+		cg->leaf[0] = '\0';
+	}
+	/* 1: a hybrid host after all (the fast path skipped the check). */
+	if (cg->sd == CGROUP_SD_SCOPE && !cg_sd_unified(cg))
+		return 1;
+	snprintf(slice, sizeof slice, "user-%u.slice", (unsigned)uid);
+	if (cg->weight)
+		/* Not silent: the weight belongs to systemd's units. */
+		diag_warn("--cpu-weight not applied: on a systemd host the "
+			  "share is %s's (systemctl set-property %s CPUWeight=)",
+			  cg->sd == CGROUP_SD_SCOPE ? slice : cg->unit,
+			  cg->sd == CGROUP_SD_SCOPE ? slice : cg->unit);
+	if (cg->sd == CGROUP_SD_SCOPE && cg_sd_scope(cg, uid) < 0)
+		return -1;
+	return cg_build(cg);
+}
+
 int cgroup_prepare(struct cgroup_plan *cg, uid_t uid, const char **what)
 {
 	int rc;
@@ -295,8 +330,17 @@ int cgroup_prepare(struct cgroup_plan *cg, uid_t uid, const char **what)
 	if (cg->mode == CGROUP_OFF)
 		return 0;
 	rc = cg_weight_check(cg);
-	if (rc == 0 && (rc = cg_fast(cg, uid)) > 0)
-		rc = cg_slow(cg, uid);
+	if (rc == 0)
+		rc = cg_systemd(cg, uid);
+	if (rc == 2)
+		return 0;       /* a unit's own: no group, said under -v */
+	if (rc == 0)
+		rc = cg_sd_build(cg, uid);
+	if (rc > 0) {
+		cg_reset(cg);
+		if ((rc = cg_fast(cg, uid)) > 0)
+			rc = cg_slow(cg, uid);
+	}
 	if (rc == 0 && cgroup_limited(cg) && cg_limit_apply(cg) < 0) {
 		/* All or nothing: the leaf goes, nothing ran in it. */
 		if (cg->leaf[0] && cg->uid_fd >= 0)

@@ -237,11 +237,11 @@ static bool cg_leaf_at(const char *p)
 	return digits && strncmp(p + 5 + digits, "/run_", 5) == 0;
 }
 
-int cg_find_own_leaf(const char *leaf_top, char *out, size_t size)
+int cg_self_path(char *out, size_t size)
 {
 	char buf[1024];
-	const char *path, *at;
-	size_t top = strlen(leaf_top), pre;
+	const char *path;
+	size_t len;
 
 	if (readfile_at(AT_FDCWD, "/proc/self/cgroup", buf, sizeof buf) <= 0)
 		return -1;
@@ -251,9 +251,32 @@ int cg_find_own_leaf(const char *leaf_top, char *out, size_t size)
 	if (!path)
 		return -1;
 	path += path == buf ? 3 : 4;
-	((char *)path)[strcspn(path, "\n")] = '\0';
+	len = strcspn(path, "\n");
+	if (len >= size)
+		return -1;
+	memcpy(out, path, len);
+	out[len] = '\0';
+	return 0;
+}
+
+const char *cg_leaf_in(const char *path)
+{
+	const char *at;
+
 	for (at = strchr(path, '/'); at && !cg_leaf_at(at); at = strchr(at + 1, '/'))
 		;
+	return at;
+}
+
+int cg_find_own_leaf(const char *leaf_top, char *out, size_t size)
+{
+	char path[1024];
+	const char *at;
+	size_t top = strlen(leaf_top), pre;
+
+	if (cg_self_path(path, sizeof path) < 0)
+		return -1;
+	at = cg_leaf_in(path);
 	/* PATH is relative to the mount, LEAF_TOP absolute: the part of
 	 * PATH before the uid group must be LEAF_TOP's end. */
 	pre = at ? (size_t)(at - path) : 0;

@@ -32,7 +32,10 @@ static int cg_rebuild_chain(const struct cgroup_plan *cg, bool leaf_chain)
 	const char *top = leaf_chain ? cg->leaf_top : cg->cpu_top;
 	const char *uid = leaf_chain ? cg->leaf_uid : cg->cpu_uid;
 
-	if (cgfs_mkdir(AT_FDCWD, top, NULL) < 0)
+	/* On a systemd host the top is systemd's (a scope, a unit):
+	 * never ours to make again. */
+	if (cg->sd != CGROUP_SD_NONE ? cgfs_exists(AT_FDCWD, top) < 0 :
+	    cgfs_mkdir(AT_FDCWD, top, NULL) < 0)
 		return -1;
 	if (cg->version == 2 &&
 	    cg_write_path(top, "cgroup.subtree_control", "+cpu") < 0)

@@ -14,6 +14,10 @@ void cg_reset(struct cgroup_plan *cg)
 {
 	cg->active = cg->created = false;
 	cg->soft = false;
+	cg->sd = CGROUP_SD_NONE;
+	cg->scope_made = false;
+	cg->no_outer = false;
+	cg->unit[0] = '\0';
 	cg->version = 0;
 	cg->hint_at = 0;
 	cg->cpu_fd = cg->uid_fd = cg->leaf_fd = -1;

@@ -35,6 +35,14 @@
  * of a cgroup for a command that keeps its uid, e.g. root without -u). */
 enum cgroup_mode { CGROUP_AUTO, CGROUP_REQUIRE, CGROUP_OFF, CGROUP_TRACK };
 
+/* On a systemd host (cgsystemd.c), where the groups are: uid N's
+ * delegated scope leash-uid-N.scope in user-N.slice (leash started from
+ * a login session, or no unit); the unit leash runs in, delegated to it
+ * (Delegate=yes: leaves below leash's own group); that unit, not
+ * delegated (no group at all: the command stays in the unit). */
+enum cgroup_systemd { CGROUP_SD_NONE, CGROUP_SD_SCOPE, CGROUP_SD_DELEGATED,
+		      CGROUP_SD_UNIT };
+
 /* Which join failed, for the child's error report (spawn_error.step). */
 enum cgroup_step { CGROUP_STEP_LEAF = 1, CGROUP_STEP_CPU };
 
@@ -79,6 +87,10 @@ struct cgroup_plan {
 	char wfile[24];         /* "cpu.shares" / "cpu.weight", "" unset */
 	char wvalue[16];        /* the value to write there */
 	bool soft;              /* msg is a reason auto mode may run without */
+	enum cgroup_systemd sd; /* systemd's place, CGROUP_SD_NONE off systemd */
+	bool scope_made;        /* this launch started the scope */
+	bool no_outer;          /* read already: no outer leash's leaf holds us */
+	char unit[256];         /* that unit's name, "" off systemd */
 	int hint_at;            /* where " (hint)" starts in msg */
 	/* The paths, "" when unused; read-only outside lib/cgroup/. */
 	char leaf_top[CGROUP_PATH_MAX];  /* cgroup2 R of the leaf, or "" */

@@ -5,6 +5,8 @@
  *   cgfs.c       primitives on cgroupfs files (no plan)
  *   cgmsg.c      the plan's words: -v notes, the failure line and hint
  *   cgfind.c     discovery: where the hierarchies are
+ *   cgsystemd.c  discovery on a systemd host: the unit or the uid's
+ *                scope (sdbus.c: the one D-Bus call that makes it)
  *   cgplan.c     plan: the paths under them, the weight, the reset
  *   cglimit.c    limits: the controllers down to the leaf, its values,
  *                what it measured
@@ -95,6 +97,21 @@ int cg_fast_find(struct cgroup_plan *cg, const char *name);
  * (.../uid_<uid>/run_..., at any depth): its path into OUT (SIZE bytes),
  * 0; -1 when we are in no leaf of leash's. */
 int cg_find_own_leaf(const char *leaf_top, char *out, size_t size);
+/* Our own cgroup2 group as /proc/self/cgroup says it (relative to the
+ * mount): 0, or -1 (no procfs, no cgroup2 line, longer than SIZE). */
+int cg_self_path(char *out, size_t size);
+/* Where in PATH a leaf of leash's begins ("/uid_<digits>/run_"), or NULL. */
+const char *cg_leaf_in(const char *path);
+
+/* cgsystemd.c: on a systemd host, where the groups go (cg->sd, unit,
+ * the tops and uid groups planned): 0; 1 off systemd (or under
+ * --cgroup-root): the usual places; 2 no group at all (a unit that is
+ * not delegated; said to note); -1 with cg->msg.  cg_sd_scope: uid
+ * UID's scope made when systemd has none (D-Bus), its keeper in keep/. */
+int cg_systemd(struct cgroup_plan *cg, uid_t uid);
+int cg_sd_scope(struct cgroup_plan *cg, uid_t uid);
+/* /sys/fs/cgroup is systemd's unified tree; false: said to note. */
+bool cg_sd_unified(struct cgroup_plan *cg);
 
 /* cgplan.c */
 /* Forget everything but the options (the descriptors are not ours to

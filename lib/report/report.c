@@ -572,6 +572,8 @@ int report_format(const struct report *r, struct jbuf *b)
 	put_cgroup(b, r);
 	jb_key(b, &first, "cgroup_reason");
 	jb_str(b, r->cg_hierarchy ? NULL : r->cg_reason);
+	jb_key(b, &first, "systemd_unit");
+	jb_str(b, r->sd_unit);
 	jb_key(b, &first, "tree_kill");
 	jb_str(b, report_tree_name(r->tree_kill));
 	jb_key(b, &first, "pty");

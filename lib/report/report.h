@@ -66,6 +66,8 @@ struct report {
 				    * NULL: a tracking leaf only */
 	unsigned cg_weight;     /* 0: not set by this run */
 	const char *cg_reason;
+	const char *sd_unit;    /* systemd's unit the groups are in, or the
+				 * unit leash runs in; NULL off systemd */
 	enum tree_kill tree_kill;
 	bool pty;
 	const char *deadline_from;  /* "option", "LEASH_DEADLINE" or NULL */
