@@ -60,7 +60,8 @@ static void watch_usage(void)
 	      "Exit status:\n"
 	      "  0    ended by TERM or INT\n"
 	      "  125  it cannot run here (not root, a container, no proc connector,\n"
-	      "       Android's cpuctl, no cpu cgroup), bad usage, or a failure\n", stdout);
+	      "       Android's cpuctl, systemd's tree, no cpu cgroup), bad usage,\n"
+	      "       or a failure\n", stdout);
 }
 
 /* UID_MIN of login.defs: system uids are never watched by default. */

@@ -198,6 +198,12 @@ bool cg_sd_unified(struct cgroup_plan *cg)
 	return false;
 }
 
+bool cg_sd_owns_tree(struct cgroup_plan *cg)
+{
+	return !cg_root_option(cg) && access(SD_BOOTED, F_OK) == 0 &&
+	       cg_sd_unified(cg);
+}
+
 /* 1: not systemd's tree (or --cgroup-root): the usual places. 0: the
  * plan's paths are set.  2: no group (a unit not delegated: said under
  * -v).  -1: failure, with cg->msg. */

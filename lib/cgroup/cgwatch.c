@@ -33,6 +33,17 @@ int cgroup_watch_top(struct cgroup_plan *cg, struct cgroup_watch_top *t,
 	cg_reset(cg);
 	cg->mode = CGROUP_REQUIRE;
 	memset(t, 0, sizeof *t);
+	/* systemd already groups each uid's logins in user-N.slice, where
+	 * -u's commands join them (cgsystemd.c); what else changes uid is
+	 * a service's, its unit's to place.  Taking either would move
+	 * processes between systemd's units, which it forbids. */
+	if (cg_sd_owns_tree(cg)) {
+		cg_fail(cg, 0, false, "give --cgroup-root to watch into a "
+			"tree of your own", "systemd manages this host's "
+			"cgroups and already groups each uid's logins in its "
+			"user-N.slice");
+		goto fail;
+	}
 	if (cg_weight_check(cg) < 0 || cg_find_tops(cg) < 0)
 		goto fail;
 	if (mountinfo_cgroups(NULL, &m) < 0) {

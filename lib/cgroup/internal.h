@@ -112,6 +112,9 @@ int cg_systemd(struct cgroup_plan *cg, uid_t uid);
 int cg_sd_scope(struct cgroup_plan *cg, uid_t uid);
 /* /sys/fs/cgroup is systemd's unified tree; false: said to note. */
 bool cg_sd_unified(struct cgroup_plan *cg);
+/* systemd booted, its unified tree, and no --cgroup-root: a tree where
+ * leash writes only where systemd delegated. */
+bool cg_sd_owns_tree(struct cgroup_plan *cg);
 
 /* cgplan.c */
 /* Forget everything but the options (the descriptors are not ours to
