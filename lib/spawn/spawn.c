@@ -273,6 +273,9 @@ static pid_t spawn_fork_host(struct plan *plan, const sigset_t *mask,
 			break;
 		}
 	}
+	/* Forced (LEASH_NO_CLONE3): the fallback all the same. */
+	if (plan->no_clone3)
+		fallback_note(FALLBACK_CLONE3);
 	sigraw_fill(&all);
 	sigraw_mask(SIG_SETMASK, &all, &old);
 	pid = fork();

@@ -113,9 +113,34 @@ static void signal_and_free(void)
 	      "a child is left (pid %d)", (int)si.si_pid);
 }
 
+/* The fallback paths, forced: fork + pidfd_open (no clone3), and the
+ * waiter thread (no pidfd): the same outcome, the fallback named. */
+static void fallbacks(void)
+{
+	char *argv[] = { "sh", "-c", "exit 9", NULL };
+	unsigned flags[] = { LEASH_NO_CLONE3, LEASH_NO_CLONE3 | LEASH_WAIT_THREAD };
+	struct leash_outcome o;
+	leash_run_t *r;
+
+	for (int i = 0; i < 2; i++) {
+		leash_attr_t *a = attr_deadline(0, 0, flags[i]);
+
+		CHECK(leash_spawn(&r, SH, argv, NULL, a) == 0, "spawn");
+		leash_attr_destroy(a);
+		CHECK(leash_run_wait(r, 5000) == 1, "wait");
+		outcome_of(r, &o);
+		CHECK(o.result == LEASH_EXITED && o.status == 9 &&
+		      (o.fallbacks & LEASH_FALLBACK_CLONE3),
+		      "flags %#x: %s %d, fallbacks %#x", flags[i],
+		      leash_result_name(o.result), o.status, o.fallbacks);
+		leash_run_free(r);
+	}
+}
+
 int main(void)
 {
 	failed_exec();
+	fallbacks();
 	bad_arguments();
 	as_user();
 	signal_and_free();
