@@ -32,6 +32,8 @@ include $(CONFIG_MK)
 endif
 srcdir ?= .
 
+comma := ,
+
 # Goals that set up the machine (build-aux/deps.sh) before configuring.
 DEPS ?= 1
 DEPS_PROFILE := $(strip $(if $(filter check,$(MAKECMDGOALS)),check) \
@@ -66,16 +68,20 @@ prefix = $(PREFIX)
 endif
 
 # SANITIZE=1: a dynamic ASan+UBSan build of the same sources in build-san/.
+# GLIBC=1: the same without the sanitizers in build-glibc/: libleash.a
+# for glibc hosts (the GLib host test, make check when GLib is there).
 ifeq ($(SANITIZE),1)
 B := build-san
+else ifeq ($(GLIBC),1)
+B := build-glibc
 else
 B := $(if $(ARCH),build-$(ARCH),build)
 endif
 KINC_DIR := $(if $(KINC_LINUX),$(B)/kinc)
-ifeq ($(SANITIZE),1)
+ifneq ($(filter 1,$(SANITIZE) $(GLIBC)),)
 SAN_CC ?= gcc
-SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
-	-fno-omit-frame-pointer -g
+SAN_FLAGS := $(if $(filter 1,$(SANITIZE)),-fsanitize=address$(comma)undefined \
+	-fno-sanitize-recover=all -fno-omit-frame-pointer -g)
 BUILD_CC := $(SAN_CC)
 BUILD_CPPFLAGS := $(CPPFLAGS_AUTO:-D_FORTIFY_SOURCE%=) -U_FORTIFY_SOURCE
 BUILD_LDFLAGS := $(filter-out -static,$(LDFLAGS_AUTO)) -pthread
@@ -109,11 +115,15 @@ HELPERS := $(patsubst $(srcdir)/tests/%.c,$(B)/%,$(HELPER_SRCS))
 BENCH_SRCS := $(sort $(wildcard $(srcdir)/tests/bench/*.c))
 BENCH_OBJS := $(patsubst $(srcdir)/%.c,$(B)/obj/%.o,$(BENCH_SRCS))
 LINKS := $(B)/timeout $(B)/su
-LIBCAP_A := $(if $(filter 1,$(SANITIZE)),,$(if $(filter build,$(LIBCAP)),$(B)/libcap/lib/libcap.a))
+HOST_SRCS := $(sort $(wildcard $(srcdir)/tests/host/*.c))
+HOST_TESTS := $(patsubst $(srcdir)/tests/host/%.c,$(B)/host/%,$(HOST_SRCS))
+LIBCAP_A := $(if $(filter 1,$(SANITIZE) $(GLIBC)),,$(if $(filter build,$(LIBCAP)),$(B)/libcap/lib/libcap.a))
 
-.PHONY: all check demo bench check-vm install install-strip uninstall \
+.PHONY: all check demo bench check-vm install install-lib install-strip uninstall \
 	clean distclean help deps FORCE
-all: $(B)/leash $(LINKS) $(HELPERS)
+# libleash and its host tests in native builds (a cross build's archive
+# and hosts are not checked yet: check-cross does not run library.bats).
+all: $(B)/leash $(LINKS) $(HELPERS) $(if $(ARCH),,$(B)/libleash.a $(HOST_TESTS) $(B)/leash.pc)
 
 # Rebuild when the flags change (WERROR=1, CFLAGS=..., a new configure).
 # Programs are linked to a temporary name and renamed, so a test running
@@ -153,9 +163,88 @@ $(B)/%: $(srcdir)/tests/%.c $(B)/.flags | $(KINC_DIR)
 	$(Q)$(CC) $(HELPER_CPPFLAGS) $(HELPER_CFLAGS) -MMD -MP -MF $(B)/obj/$*.d -MT $@ $(HELPER_LDFLAGS) -o $@.tmp $< $(LIBS)
 	$(Q)mv -f $@.tmp $@
 
-$(B)/bench: $(BENCH_OBJS) $(B)/.flags
+# ---- libleash (lib/leash.h, leash(3)): the library a host links ----
+# The same sources as leash, compiled again without the static binary's
+# size tricks (no LTO, no LEASH_SMALL_LIBC: the host's own printf and
+# qsort serve it; not lib/sys/arena.c: the host's malloc does), PIC so
+# a PIE host can link it.  One relocatable object in the archive, its
+# libcap linked in, every symbol but the leash_* of leash.h made local:
+# a host's own diag() or cap_init() never meets one of ours.
+libdir ?= $(exec_prefix)/lib
+includedir ?= $(prefix)/include
+LEASH_VERSION := $(shell sed -n 's/^\#define LEASH_VERSION "\(.*\)"/\1/p' $(srcdir)/cmd/cmd.h)
+OBJCOPY ?= $(patsubst %strip,%objcopy,$(STRIP))
+LIBLEASH_SRCS := $(filter-out $(srcdir)/lib/sys/arena.c $(srcdir)/lib/watch/%.c, \
+	$(sort $(wildcard $(srcdir)/lib/*/*.c)))
+LIBLEASH_OBJS := $(patsubst $(srcdir)/%.c,$(B)/libobj/%.o,$(LIBLEASH_SRCS))
+LIBLEASH_CAP = $(or $(LIBCAP_A),$(shell $(BUILD_CC) -print-file-name=libcap.a))
+LIBLEASH_CFLAGS = $(CFLAGS_AUTO) -fPIC $(CFLAGS_WARN) \
+	$(if $(filter 1,$(WERROR)),$(CFLAGS_WERROR)) $(SAN_FLAGS) $(CFLAGS)
+lparen := (
+LIBLEASH_SYMS = $(shell sed -n 's/^[a-z].*[ *]\(leash_[a-z_]*\)[$(lparen)].*/\1/p' $(srcdir)/lib/leash.h)
+
+$(B)/libobj/%.o: $(srcdir)/%.c $(B)/.flags | $(KINC) $(LIBCAP_A)
+	@mkdir -p $(@D)
+	@echo "  CC      $< (libleash)"
+	$(Q)$(BUILD_CC) $(ALL_CPPFLAGS) $(BUILD_LIBCAP_CFLAGS) $(LIBLEASH_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/libleash.syms: $(srcdir)/lib/leash.h
+	$(Q)printf '%s\n' $(LIBLEASH_SYMS) >$@.tmp && mv -f $@.tmp $@
+
+$(B)/libleash.a: $(LIBLEASH_OBJS) $(B)/libleash.syms
+	@echo "  AR      $@"
+	$(Q)rm -f $@.all.a $@.tmp && $(AR) rcs $@.all.a $(LIBLEASH_OBJS)
+	$(Q)$(BUILD_CC) -nostdlib -r -o $@.o $(addprefix -Wl$(comma)-u$(comma),$(LIBLEASH_SYMS)) \
+		$@.all.a $(LIBLEASH_CAP)
+	$(Q)$(OBJCOPY) --keep-global-symbols=$(B)/libleash.syms $@.o
+	$(Q)$(AR) rcs $@.tmp $@.o && rm -f $@.o $@.all.a && mv -f $@.tmp $@
+
+# leash.pc for pkg-config: no Requires (libcap is inside the archive).
+# Made again when prefix, libdir or includedir change (FORCE, then cmp).
+$(B)/leash.pc: FORCE
+	@mkdir -p $(B)
+	$(Q)printf '%s\n' 'prefix=$(prefix)' 'exec_prefix=$(exec_prefix)' \
+		'libdir=$(libdir)' 'includedir=$(includedir)' '' \
+		'Name: leash' 'Description: run a command as another uid, in its cgroup leaf, with a deadline (libleash)' \
+		'Version: $(LEASH_VERSION)' 'Cflags: -I$${includedir}' \
+		'Libs: -L$${libdir} -lleash' 'Libs.private: -pthread' >$@.tmp && \
+		{ cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
+
+# Host tests (tests/host/*.c): C programs that link libleash.a as a host
+# would, with the configured toolchain; tests/library.bats drives them.
+HOST_LDFLAGS = $(if $(filter 1,$(SANITIZE) $(GLIBC)),$(BUILD_LDFLAGS) $(SAN_FLAGS),$(HELPER_LDFLAGS))
+$(B)/host/%: $(srcdir)/tests/host/%.c $(B)/libleash.a $(srcdir)/lib/leash.h
+	@mkdir -p $(@D)
+	@echo "  CC      $< (host)"
+	$(Q)$(BUILD_CC) -I$(srcdir)/lib $(CPPFLAGS_AUTO) $(LIBLEASH_CFLAGS) $(HOST_LDFLAGS) \
+		-o $@.tmp $< $(B)/libleash.a -pthread $(LIBS)
+	$(Q)mv -f $@.tmp $@
+
+# The GLib host (tests/host-glib/): GLib's child watches beside libleash's
+# runs in one GMainContext; glibc only (GLIBC=1), where GLib is installed.
+# make check builds it in build-glibc/ when pkg-config knows glib-2.0.
+GLIB_FLAGS = $(shell pkg-config --cflags --libs glib-2.0 2>/dev/null)
+.PHONY: glibc-host
+glibc-host: $(B)/host/host-glib $(B)/host/glib-run $(HOST_TESTS)
+# examples/glib-run.c, leash(3)'s example, built as a GLib program would.
+$(B)/host/glib-run: $(srcdir)/examples/glib-run.c $(B)/libleash.a $(srcdir)/lib/leash.h
+	@mkdir -p $(@D)
+	@echo "  CC      $< (example)"
+	$(Q)$(BUILD_CC) -I$(srcdir)/lib $(CPPFLAGS_AUTO) $(LIBLEASH_CFLAGS) $(HOST_LDFLAGS) \
+		-o $@.tmp $< $(B)/libleash.a $(GLIB_FLAGS) -pthread $(LIBS)
+	$(Q)mv -f $@.tmp $@
+$(B)/host/host-glib: $(srcdir)/tests/host-glib/host-glib.c $(B)/libleash.a $(srcdir)/lib/leash.h
+	@mkdir -p $(@D)
+	@echo "  CC      $< (GLib host)"
+	$(Q)$(BUILD_CC) -I$(srcdir)/lib $(CPPFLAGS_AUTO) $(LIBLEASH_CFLAGS) $(HOST_LDFLAGS) \
+		-o $@.tmp $< $(B)/libleash.a $(GLIB_FLAGS) -pthread $(LIBS)
+	$(Q)mv -f $@.tmp $@
+
+-include $(LIBLEASH_OBJS:.o=.d)
+
+$(B)/bench: $(BENCH_OBJS) $(B)/libleash.a $(B)/.flags
 	@echo "  LD      $@"
-	$(Q)$(BUILD_CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@.tmp $(BENCH_OBJS) $(LIBS)
+	$(Q)$(BUILD_CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@.tmp $(BENCH_OBJS) $(B)/libleash.a -pthread $(LIBS)
 	$(Q)mv -f $@.tmp $@
 
 # musl-gcc has no kernel headers: links to the system's uapi copies.
@@ -185,6 +274,8 @@ TEST_ENV = LEASH=$(abspath $(B)/leash) TIMEOUT=$(abspath $(B)/timeout) \
 check:
 	$(Q)$(call DEPS_CMD,check)
 	$(Q)$(MAKE) --no-print-directory WERROR=1 all
+	$(Q)if pkg-config --exists glib-2.0 2>/dev/null; then \
+		$(MAKE) --no-print-directory GLIBC=1 WERROR=1 glibc-host; fi
 	$(Q)$(TEST_ENV) $(srcdir)/build-aux/check.sh
 
 demo:
@@ -295,6 +386,24 @@ install: all
 		mv -f $(DESTDIR)$(LEASH_LIBEXEC)/.$$n.new $(DESTDIR)$(LEASH_LIBEXEC)/$$n || exit 1; \
 	done
 	@echo "leash: installed $(DESTDIR)$(bindir)/leash, $(DESTDIR)$(mandir)/man1/leash.1, $(DESTDIR)$(LEASH_LIBEXEC)/{timeout,su}, $(DESTDIR)$(COMPLETIONS)/{leash,timeout,su}"
+	$(Q)$(MAKE) --no-print-directory install-lib
+
+# libleash: the header, the archive, its pkg-config file and leash(3),
+# with a link leash_spawn.3 (the name a reader looks up) to it.
+install-lib: $(B)/libleash.a $(B)/leash.pc
+	$(Q)$(INSTALL) -d $(DESTDIR)$(includedir) $(DESTDIR)$(libdir)/pkgconfig \
+		$(DESTDIR)$(mandir)/man3
+	$(Q)$(INSTALL) -m 0644 $(srcdir)/lib/leash.h $(DESTDIR)$(includedir)/.leash.h.new
+	$(Q)mv -f $(DESTDIR)$(includedir)/.leash.h.new $(DESTDIR)$(includedir)/leash.h
+	$(Q)$(INSTALL) -m 0644 $(B)/libleash.a $(DESTDIR)$(libdir)/.libleash.a.new
+	$(Q)mv -f $(DESTDIR)$(libdir)/.libleash.a.new $(DESTDIR)$(libdir)/libleash.a
+	$(Q)$(INSTALL) -m 0644 $(B)/leash.pc $(DESTDIR)$(libdir)/pkgconfig/.leash.pc.new
+	$(Q)mv -f $(DESTDIR)$(libdir)/pkgconfig/.leash.pc.new $(DESTDIR)$(libdir)/pkgconfig/leash.pc
+	$(Q)$(INSTALL) -m 0644 $(srcdir)/man/leash.3 $(DESTDIR)$(mandir)/man3/.leash.3.new
+	$(Q)mv -f $(DESTDIR)$(mandir)/man3/.leash.3.new $(DESTDIR)$(mandir)/man3/leash.3
+	$(Q)ln -sfn leash.3 $(DESTDIR)$(mandir)/man3/.leash_spawn.3.new && \
+		mv -f $(DESTDIR)$(mandir)/man3/.leash_spawn.3.new $(DESTDIR)$(mandir)/man3/leash_spawn.3
+	@echo "leash: installed $(DESTDIR)$(includedir)/leash.h, $(DESTDIR)$(libdir)/libleash.a, $(DESTDIR)$(libdir)/pkgconfig/leash.pc, $(DESTDIR)$(mandir)/man3/leash.3"
 
 install-strip:
 	$(Q)$(MAKE) --no-print-directory INSTALL_STRIP=-s install
@@ -307,6 +416,9 @@ uninstall:
 		[ "$$(readlink $(DESTDIR)$(COMPLETIONS)/$$n 2>/dev/null)" != leash ] || \
 			rm -f $(DESTDIR)$(COMPLETIONS)/$$n; done
 	$(Q)rmdir $(DESTDIR)$(LEASH_LIBEXEC) 2>/dev/null || true
+	$(Q)rm -f $(DESTDIR)$(includedir)/leash.h $(DESTDIR)$(libdir)/libleash.a \
+		$(DESTDIR)$(libdir)/pkgconfig/leash.pc $(DESTDIR)$(mandir)/man3/leash.3 \
+		$(DESTDIR)$(mandir)/man3/leash_spawn.3
 
 # clean keeps what was downloaded: the libcap built from Debian's source
 # (build/libcap), GNU timeout built from Debian's coreutils source for the
@@ -321,7 +433,7 @@ CROSS_DIRS := $(addprefix build-,aarch64 armhf i686 x86_64)
 clean:
 	$(Q)if [ -d build ]; then find build -mindepth 1 -maxdepth 1 \
 		$(foreach k,$(KEEP_ON_CLEAN),! -name $(k)) -exec rm -rf {} +; fi
-	$(Q)rm -rf build-san
+	$(Q)rm -rf build-san build-glibc
 	$(Q)for d in $(CROSS_DIRS); do [ -d "$$d" ] || continue; \
 		find "$$d" -mindepth 1 -maxdepth 1 \
 			$(foreach k,$(CROSS_KEEP_ON_CLEAN),! -name $(k)) -exec rm -rf {} +; done

@@ -9,7 +9,7 @@
 # Environment:
 #   BENCH_QUICK=1      a short run (under a minute on an idle machine)
 #   BENCH_ONLY=LIST    only these sections: launch,latency,overshoot,
-#                      memory,size,scale,stress,fair,relay,watch
+#                      memory,size,scale,stress,fair,relay,watch,library
 #   BENCH_JSON=FILE    write the JSON there instead
 #   BENCH_VARIANT="LEASH..."  up to 3 more leash binaries for the launch
 #                      table (--variant: before and after in one run)

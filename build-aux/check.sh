@@ -142,10 +142,10 @@ check_item() {
 # reference to a page that is not installed on this machine.  Notes about
 # the machine's own mandoc.db carry no level and are ignored.
 lint_man() {
-	local lint rc
-	[ -f man/leash.1 ] || { echo "man/leash.1 is missing"; return 1; }
+	local lint rc page=${1:-man/leash.1}
+	[ -f "$page" ] || { echo "$page is missing"; return 1; }
 	command -v mandoc >/dev/null || { echo "mandoc not found: apt-get install mandoc"; return 1; }
-	lint=$(mandoc -Tlint -Wstyle man/leash.1 2>&1)
+	lint=$(mandoc -Tlint -Wstyle "$page" 2>&1)
 	rc=$?
 	lint=$(printf '%s\n' "$lint" | grep -E ': (STYLE|WARNING|ERROR|UNSUPP|BADARG|SYSERR): ')
 	[ "$rc" -le 1 ] || { printf '%s\n' "$lint"; return 1; }
@@ -291,6 +291,7 @@ done
 
 if [ -z "${LEASH_CHECK_FILES:-}" ]; then
 	check_item "man/leash.1: mandoc -Tlint" lint_man
+	check_item "man/leash.3: mandoc -Tlint" lint_man man/leash.3
 	if [ -f build-aux/checkman.sh ]; then
 		check_item "man/leash.1: every --help option documented" \
 			sh build-aux/checkman.sh

@@ -51,7 +51,9 @@ profile() {
 			ps:procps pgrep:procps \
 			script:bsdutils busybox:busybox toybox:toybox strace:strace jq:jq \
 			/usr/share/i18n/locales/de_DE:locales keyctl:keyutils \
-			/usr/share/bash-completion/bash_completion:bash-completion ;;
+			/usr/share/bash-completion/bash_completion:bash-completion \
+			pkg-config:pkg-config /usr/include/glib-2.0/glib.h:libglib2.0-dev \
+			/usr/include/sys/capability.h:libcap-dev ;;
 	fuzz)
 		profile build
 		# clang's fuzzer and sanitizer runtimes, and the symbolizer

@@ -159,13 +159,6 @@ void account_start(void)
 
 /* What ended a command that timed out: the deadline, or --idle or
  * --stall as one (with -k's KILL after it or not). */
-static enum report_result timed_out_by(const struct outcome *out,
-				       enum report_result deadline)
-{
-	return out->fired == PROGRESS_IDLE ? RESULT_IDLE :
-	       out->fired == PROGRESS_STALL ? RESULT_STALLED : deadline;
-}
-
 static void classify(struct report *r, const struct outcome *out, bool ran)
 {
 	if (!ran) {
@@ -174,27 +167,13 @@ static void classify(struct report *r, const struct outcome *out, bool ran)
 	}
 	r->have_status = true;
 	r->tally = &out->tally;
+	r->result = report_result_of(out);
 	if (out->code == CLD_EXITED) {
 		r->status = out->status;
-		r->result = out->timed_out ? timed_out_by(out, RESULT_TIMEOUT) :
-			    RESULT_EXITED;
 		return;
 	}
 	r->signal = out->status;
 	r->core = out->code == CLD_DUMPED;
-	/* A KILL leash did not send while the leaf's OOM kills rose (the
-	 * leaf is new: from 0) is the OOM killer's, deadline or not. */
-	if (out->status == SIGKILL && !out->sent_kill_after &&
-	    out->have_usage && out->usage.oom_kills > 0)
-		r->result = RESULT_OOM_KILLED;
-	else if (out->timed_out)
-		r->result = timed_out_by(out, out->status == SIGKILL &&
-					 out->sent_kill_after ?
-					 RESULT_KILLED_AFTER_TIMEOUT :
-					 RESULT_TIMEOUT);
-	else
-		r->result = out->status == SIGKILL ? RESULT_KILLED_FROM_OUTSIDE :
-			    RESULT_SIGNALED;
 }
 
 static void where(struct report *r)

@@ -20,6 +20,7 @@
 #include "supervise/supervise.h"
 #include "signal/signal.h"
 #include "terminal/terminal.h"
+#include "leash.h"
 
 #define PTY_END_GRACE_S 2
 
@@ -199,74 +200,23 @@ static void cgroup_say_dropped(const struct plan *plan, bool refused)
 			  why);
 }
 
-/* One process left in the leaf, by pid and name. */
-static void left_in_leaf(pid_t pid, void *tally)
+/* After the reap, before the leaf goes: the caller's terminal back. */
+static void run_after_reap(struct leash_run *r)
 {
-	struct proc_stat st;
-
-	tally_left_add(tally, pid, proc_stat_read(AT_FDCWD, pid, &st) == 0 ?
-				   st.name : "");
+	terminal_close(r->plan);
 }
 
-/* What the command left running in its leaf, which after the reap holds
- * only them: named for the report and -v, and, with --kill-leftovers,
- * the KILL that cgroup_release sends them counted.  After a signal,
- * what it reached gets 100 ms to finish dying (cgroup_release waits
- * as long for the leaf to empty), so only what outlives it is named. */
-static void leaf_leftovers(const struct plan *plan, struct tally *t)
-{
-	const struct cgroup_plan *cg = &plan->cg;
-	unsigned n;
-
-	t->left_seen = true;
-	if (cgroup_populated(cg) != 1)
-		return;
-	if (t->nsent)
-		cgroup_wait_empty(cg, 100);
-	cgroup_each_pid(cg, left_in_leaf, t);
-	n = t->nleft + t->left_dropped;
-	if (!cg->kill_leftovers || !n)
-		return;
-	t->leftovers = n;
-	tally_sent_add(t, SIGKILL, TALLY_LEFTOVERS,
-		       timespec_since(&plan->started), n);
-}
-
-/* For the report: CPU of the whole tree (the leaf's cpu.stat, else what
- * the reaped children used), and the leftovers a leaf still holds. */
-static void account_tree(const struct plan *plan, struct outcome *out)
-{
-	const struct cgroup_plan *cg = &plan->cg;
-	struct rusage ru;
-
-	if (!plan->account)
-		return;
-	if (cgroup_has_leaf(cg)) {
-		leaf_leftovers(plan, &out->tally);
-		cgroup_usage(cg, &out->usage);
-		out->have_usage = true;
-		if (out->usage.user_us >= 0 && out->usage.system_us >= 0) {
-			out->user_us = out->usage.user_us;
-			out->system_us = out->usage.system_us;
-			out->cpu_from = "cgroup";
-			return;
-		}
-	}
-	if (getrusage(RUSAGE_CHILDREN, &ru) == 0) {
-		out->user_us = (long long)ru.ru_utime.tv_sec * 1000000 +
-			       ru.ru_utime.tv_usec;
-		out->system_us = (long long)ru.ru_stime.tv_sec * 1000000 +
-				 ru.ru_stime.tv_usec;
-		out->cpu_from = "rusage";
-	}
-}
-
+/* One launch through the library's run (supervise/run.h): its first
+ * half (the cgroup), leash's process-wide steps (the tree's reach, the
+ * signals, the pty, --idle's pipes), its second half (spawn, watch),
+ * then leash_run_wait as any host would. */
 static int run_once(struct plan *plan, struct outcome *out,
 		    struct spawn_error *err, struct sigstate *ss)
 {
-	struct child c;
+	static struct leash_run run;
 	enum waiter_kind kind;
 	const char *what = "cgroup";
+	int rc;
 
 	err->stage = 0;
 	plan->started = *run_started();
@@ -277,46 +227,43 @@ static int run_once(struct plan *plan, struct outcome *out,
 		return -1;
 	}
 	uid_t uid = plan->id.have_uid ? plan->id.uid : getuid();
-	plan->cg.self = plan->self;
-	plan->cg.started = plan->started;
-	if (plan->cg.mode != CGROUP_OFF && cgroup_prepare(&plan->cg, uid, &what) < 0) {
+	run_init(&run, plan, kind);
+	run.after_reap = run_after_reap;
+	if (run_prepare(&run, &what) < 0) {
 		diag_warn("%s", what);
 		return -1;
 	}
 	cgroup_say_dropped(plan, false);
 	tree_prepare(plan);
-	if (supervise_prepare(plan, ss) < 0) {
+	if (supervise_prepare(plan, &run.ss) < 0) {
 		diag_warn_errno(errno, "cannot set up signals");
 		cgroup_release(&plan->cg);
 		return -1;
 	}
-	terminal_prepare(plan, ss, uid);
+	*ss = run.ss;
+	terminal_prepare(plan, &run.ss, uid);
+	*ss = run.ss;
 	if (output_prepare(plan) < 0) {
 		diag_warn_errno(errno, "cannot relay the output for --idle");
 		terminal_close(plan);
 		cgroup_release(&plan->cg);
 		return -1;
 	}
-	if (spawn_start(plan, &ss->orig_mask, &c) < 0) {
+	if (run_start(&run) < 0) {
 		diag_warn_errno(errno, "fork system call failed");
 		terminal_close(plan);
 		cgroup_release(&plan->cg);
 		return -1;
 	}
-	plan->cg.child = c.pid;
 	terminal_after_fork(plan);
-	int rc = supervise(plan, ss, kind, &c, out);
-	if (rc == 0)
-		account_tree(plan, out);
-	terminal_close(plan);
-	/* The reaper killed the leftovers already; the leaf has none. */
-	if (plan->subreaper)
-		plan->cg.kill_leftovers = false;
-	cgroup_release(&plan->cg);
-	spawn_result(&c, err);
-	if (rc < 0)
-		diag_warn_errno(errno, "error waiting for command");
-	return rc;
+	rc = leash_run_wait(&run, -1);
+	*out = run.out;
+	*err = run.err;
+	if (rc < 0) {
+		diag_warn_errno(-rc, "error waiting for command");
+		return -1;
+	}
+	return 0;
 }
 
 /* auto: a join the kernel refused (SELinux, a group not ours) is a group

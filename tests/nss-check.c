@@ -22,7 +22,7 @@ static const char *check_getent;
 #include "../lib/sys/sysname.c"
 
 /* lib/diag/fallback.c's recorder, without leash's diagnostics. */
-unsigned fallback_taken;
+_Thread_local unsigned fallback_taken;
 void fallback_take(enum fallback f, int err, const char *what)
 {
 	(void)err;

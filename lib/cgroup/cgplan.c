@@ -20,6 +20,7 @@ void cg_reset(struct cgroup_plan *cg)
 	cg->unit[0] = '\0';
 	cg->version = 0;
 	cg->hint_at = 0;
+	cg->wait_ms = 0;
 	cg->cpu_fd = cg->uid_fd = cg->leaf_fd = -1;
 	cg->leaf_top[0] = cg->leaf_uid[0] = '\0';
 	cg->cpu_top[0] = cg->cpu_uid[0] = cg->leaf[0] = '\0';

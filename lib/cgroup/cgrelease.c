@@ -21,8 +21,16 @@
 
 /* What the parent sent the leaf: the release waits for it to empty,
  * briefly after a catchable signal (its handlers may run on), longer
- * after SIGKILL (only exiting tasks still pin the group). */
-static int cg_wait_ms;
+ * after SIGKILL (only exiting tasks still pin the group).  Kept in the
+ * plan, which is the run's (no global: libleash runs many at once); the
+ * signalling side holds it const, the wait owed is the leaf's state. */
+static void cg_owe_wait(const struct cgroup_plan *cg, int ms)
+{
+	struct cgroup_plan *state = (struct cgroup_plan *)cg;
+
+	if (state->wait_ms < ms)
+		state->wait_ms = ms;
+}
 
 /* A leaf of an earlier launch whose creator is gone: its pid is dead
  * (gone, or a zombie its parent has not reaped: a leash killed with
@@ -142,8 +150,7 @@ static int cg_on_leaf(const struct cgroup_plan *cg, int sig, pid_t skip,
 
 static int cg_signal_leaf(const struct cgroup_plan *cg, int sig, pid_t skip)
 {
-	if (cg_wait_ms < (sig == SIGKILL ? 1000 : 100))
-		cg_wait_ms = sig == SIGKILL ? 1000 : 100;
+	cg_owe_wait(cg, sig == SIGKILL ? 1000 : 100);
 	return cg_on_leaf(cg, sig, skip, cg_signal_fd);
 }
 
@@ -168,7 +175,7 @@ static int cg_kill_fd(int leaf, int sig, pid_t skip)
 
 static int cg_kill_leaf(const struct cgroup_plan *cg)
 {
-	cg_wait_ms = 1000;
+	cg_owe_wait(cg, 1000);
 	/* cgroup.kill (5.14) also catches forks racing with it. */
 	if (cg_on_leaf(cg, SIGKILL, 0, cg_kill_fd) == 0)
 		return 0;
@@ -226,7 +233,7 @@ void cgroup_release(struct cgroup_plan *cg)
 	if (cg->kill_leftovers &&
 	    cgfs_key(cg->leaf_fd, "cgroup.events", "populated") != 0)
 		cg_kill_leaf(cg);
-	rc = cg_leaf_remove(cg, cg_wait_ms);
+	rc = cg_leaf_remove(cg, cg->wait_ms);
 	if (rc > 0)
 		cg_note(cg, "cgroup: processes left in %s: kept, a later "
 			"launch removes it once they are gone", cg->leaf);

@@ -84,6 +84,8 @@ struct cgroup_plan {
 	int cpu_fd;             /* v1: the cpu uid group (the child joins it) */
 	int uid_fd;             /* cgroup2 uid_<uid>, the leaf's parent */
 	int leaf_fd;            /* the leaf */
+	int wait_ms;            /* what cgroup_release waits for it to empty,
+				 * owed by the signals sent to it */
 	char wfile[24];         /* "cpu.shares" / "cpu.weight", "" unset */
 	char wvalue[16];        /* the value to write there */
 	bool soft;              /* msg is a reason auto mode may run without */

@@ -6,7 +6,9 @@
 
 #include "diag/diag.h"
 
-unsigned fallback_taken;
+/* Per thread: a libleash call gathers a run's fallbacks here and moves
+ * them into the run before it returns (supervise/run.c). */
+_Thread_local unsigned fallback_taken;
 bool fallback_verbose;
 
 const char *fallback_name(unsigned f)

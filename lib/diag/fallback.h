@@ -24,9 +24,11 @@ enum fallback {
 };
 #define FALLBACK_ALL 0x1ffu
 
-/* Every fallback this process took (a child's reach the parent through
- * spawn's pipe); say them under -v when fallback_verbose. */
-extern unsigned fallback_taken;
+/* Every fallback this thread took (a child's reach the parent through
+ * spawn's pipe); say them under -v when fallback_verbose.  Per thread,
+ * so libleash's runs, which move them into the run at the end of each
+ * call, never share one. */
+extern _Thread_local unsigned fallback_taken;
 extern bool fallback_verbose;
 
 /* "no-thread", "no-pidfd", ... for one bit; NULL for anything else. */

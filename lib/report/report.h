@@ -48,6 +48,10 @@ enum report_result {
 	RESULT_STALLED,         /* --stall: no CPU in the tree that long */
 };
 
+/* What a command that ran came to (the library's outcome and the
+ * report classify it the same way). */
+enum report_result report_result_of(const struct outcome *out);
+
 struct report {
 	char *const *argv;      /* the command's; NULL: not known yet */
 	/* Identity: SOURCE "passwd", "number", "android", or "caller"

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -38,12 +39,16 @@ struct clone3_args {
 
 #define CLONE3_INTO_CGROUP 0x200000000ULL
 
-pid_t clone3_into(int cgroup_fd)
+#define CLONE3_PIDFD 0x1000ULL
+
+static pid_t clone3_call(int cgroup_fd, int *pidfd, bool child_blocked)
 {
 	struct clone3_args a = {
-		.flags = CLONE3_INTO_CGROUP,
+		.flags = (cgroup_fd >= 0 ? CLONE3_INTO_CGROUP : 0) |
+			 (pidfd ? CLONE3_PIDFD : 0),
+		.pidfd = (uint64_t)(uintptr_t)pidfd,
 		.exit_signal = SIGCHLD,
-		.cgroup = (uint64_t)(unsigned)cgroup_fd,
+		.cgroup = cgroup_fd >= 0 ? (uint64_t)(unsigned)cgroup_fd : 0,
 	};
 	sigset_t all, old;
 	long pid;
@@ -59,9 +64,23 @@ pid_t clone3_into(int cgroup_fd)
 	if (sigraw_mask(SIG_BLOCK, &all, &old) < 0)
 		return -1;
 	pid = syscall(SYS_clone3, &a, sizeof a);
+	/* A host's child keeps every signal blocked until it has put the
+	 * host's handlers back to the default (spawn.c). */
+	if (pid == 0 && child_blocked)
+		return 0;
 	err = errno;
 	sigraw_mask(SIG_SETMASK, &old, NULL);
 	if (pid < 0)
 		errno = err;
 	return (pid_t)pid;
+}
+
+pid_t clone3_into(int cgroup_fd)
+{
+	return clone3_call(cgroup_fd, NULL, false);
+}
+
+pid_t clone3_pidfd(int cgroup_fd, int *pidfd)
+{
+	return clone3_call(cgroup_fd, pidfd, true);
 }

@@ -20,4 +20,10 @@
  * they would act on the parent's thread. */
 pid_t clone3_into(int cgroup_fd);
 
+/* The same, and *PIDFD the child's pidfd (CLONE_PIDFD: made with the
+ * child, before anybody could reap it; close-on-exec).  CGROUP_FD -1:
+ * born where the caller is.  The child starts with every signal but
+ * SIGSYS blocked (it sets its own mask before exec). */
+pid_t clone3_pidfd(int cgroup_fd, int *pidfd);
+
 #endif

@@ -113,6 +113,18 @@ struct plan {
 	/* A signal death of the command: true -> exit 128+N (su), false ->
 	 * re-raise it on ourselves with core dumps off (timeout, leash). */
 	bool signal_as_status;
+
+	/* libleash (leash.h): the run lives inside a host process.  Nothing
+	 * process-wide is touched (no signalfd, no timer slack, no word
+	 * printed); the child is made with its pidfd (clone3 CLONE_PIDFD,
+	 * else fork and pidfd_open), signalled and reaped through it, and
+	 * starts with an empty mask and default dispositions.  OWN_GROUP:
+	 * the child leads a process group of its own, the tree's signals
+	 * go there (no leaf).  NO_CLONE3: the fork path, forced (tests). */
+	bool in_host;
+	bool own_group;
+	bool no_clone3;
+	bool exec_direct;       /* execve FILE as given, no PATH search */
 };
 
 #endif

@@ -5,8 +5,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "spawn/clone3.h"
@@ -98,6 +101,29 @@ static pid_t child_monitor(const struct plan *p, pid_t parent, int fd)
 	return monitor;
 }
 
+/* In a host: its handlers and ignored signals are not the command's.
+ * Every signal is still blocked (clone3_pidfd, spawn_fork_host), so none
+ * of the host's handlers runs here meanwhile. */
+static void child_host_signals(const struct plan *p, int fd)
+{
+	for (int sig = 1; sig <= 64; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigraw_default(sig);
+	if (p->own_group && setpgid(0, 0) < 0)
+		child_fail(fd, SPAWN_SESSION, 0, 125);
+}
+
+static _Noreturn void child_exec(const struct plan *p, int fd)
+{
+	char *const *envp = p->envp ? p->envp : environ;
+
+	if (p->exec_direct)
+		execve(p->file, p->argv, envp);
+	else
+		exec_command(p->file, p->argv, envp);
+	child_fail(fd, SPAWN_EXEC, 0, errno == ENOENT ? 127 : 126);
+}
+
 static _Noreturn void child_run(const struct plan *p, const sigset_t *mask,
 				pid_t parent, int fd, bool born)
 {
@@ -106,6 +132,8 @@ static _Noreturn void child_run(const struct plan *p, const sigset_t *mask,
 	unsigned had = fallback_taken;
 	sigset_t caller_mask = *mask;
 
+	if (p->in_host)
+		child_host_signals(p, fd);
 	/* leash ignores these so a background job cannot stop it. */
 	signal(SIGTTIN, SIG_DFL);
 	signal(SIGTTOU, SIG_DFL);
@@ -124,14 +152,14 @@ static _Noreturn void child_run(const struct plan *p, const sigset_t *mask,
 		child_fail(fd, SPAWN_CHDIR, 0, 125);
 	/* Last: the caller's mask and SIGSYS, so nothing of leash's leaks
 	 * (a trap from here on is fatal again, as it is for the command). */
-	sigsys_for_exec(&caller_mask);
+	if (!p->in_host)
+		sigsys_for_exec(&caller_mask);
 	if (sigprocmask(SIG_SETMASK, &caller_mask, NULL) < 0)
 		child_fail(fd, SPAWN_SIGMASK, 0, 125);
 	/* The std fds the caller left closed, closed again (leash had
 	 * /dev/null there): an exec failure is still told by FD. */
 	stdfd_close_for_exec();
-	exec_command(p->file, p->argv, p->envp ? p->envp : environ);
-	child_fail(fd, SPAWN_EXEC, 0, errno == ENOENT ? 127 : 126);
+	child_exec(p, fd);
 }
 
 /* Born in the leaf where the kernel can (clone3 into its directory: no
@@ -164,12 +192,116 @@ static pid_t spawn_fork(struct plan *plan, bool *born)
 	return fork();
 }
 
+#ifndef CLONE_PIDFD
+#define CLONE_PIDFD 0x1000
+#endif
+/* AddressSanitizer cannot follow a child running on a stack of ours in
+ * the parent's memory (its no-return bookkeeping warns, and may report
+ * falsely): the sanitizer build takes the fork-like path. */
+#if defined(__SANITIZE_ADDRESS__)
+#define VFORK_OK 0
+#else
+#define VFORK_OK 1
+#endif
+/* The vfork-style child's stack: child_run's frames (exec_command's
+ * PATH_MAX buffer the largest), with room to spare. */
+#define VCHILD_STACK (64 * 1024)
+
+struct vchild {
+	struct plan *plan;
+	const sigset_t *mask;
+	int fd;
+};
+
+static int vchild_main(void *arg)
+{
+	struct vchild *v = arg;
+
+	child_run(v->plan, v->mask, v->plan->self, v->fd, false);
+}
+
+/* In a host, a command that keeps the caller's uid and has no leaf to be
+ * born in: a vfork-style child (CLONE_VM | CLONE_VFORK, as libc's own
+ * posix_spawn), with its pidfd (CLONE_PIDFD, 5.2), on a stack of its own.
+ * No page tables copied: the cheapest launch a host can have.  Only the
+ * calling thread waits, until the exec (or the child's failure); a child
+ * that changes uid never shares the host's memory (DESIGN.md), and one
+ * born in a leaf takes clone3.  -1 with errno, *PIDFD -1: not here. */
+static pid_t spawn_vfork_host(struct plan *plan, const sigset_t *mask,
+			      int fd, int *pidfd)
+{
+	struct vchild v = { plan, mask, fd };
+	char *stack = malloc(VCHILD_STACK);
+	pid_t pid;
+
+	if (!stack)
+		return -1;
+	pid = clone(vchild_main, stack + VCHILD_STACK,
+		    CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &v,
+		    pidfd);
+	free(stack);
+	return pid;
+}
+
+/* In a host: the child with its pidfd, made vfork-style where it may be
+ * (spawn_vfork_host), else by clone3 (in its leaf when there is one);
+ * else fork with every signal blocked (the child keeps them so, as
+ * clone3_pidfd's) and pidfd_open, which a host reaping with waitpid(-1)
+ * could race: a fallback, said in the outcome.  0 in the child of a
+ * fork-like path; a vfork-style child never returns here. */
+static pid_t spawn_fork_host(struct plan *plan, const sigset_t *mask,
+			     int fd, bool *born, int *pidfd)
+{
+	sigset_t all, old;
+	pid_t pid;
+
+	*born = false;
+	*pidfd = -1;
+	if (VFORK_OK && !plan->no_clone3 && !ident_changes_uid(&plan->id) &&
+	    cgroup_birth_fd(&plan->cg) < 0) {
+		sigraw_fill(&all);
+		sigraw_mask(SIG_SETMASK, &all, &old);
+		pid = spawn_vfork_host(plan, mask, fd, pidfd);
+		sigraw_mask(SIG_SETMASK, &old, NULL);
+		if (pid > 0)
+			return pid;
+	}
+	for (int i = 0; !plan->no_clone3 && i < 32; i++) {
+		int leaf = cgroup_birth_fd(&plan->cg);
+
+		pid = clone3_pidfd(leaf, pidfd);
+		if (pid >= 0) {
+			*born = leaf >= 0;
+			return pid;
+		}
+		if (errno != ENOENT || leaf < 0 ||
+		    cgroup_birth_lost(&plan->cg) < 0) {
+			fallback_take(FALLBACK_CLONE3, errno, "fork, then "
+				      "pidfd_open");
+			break;
+		}
+	}
+	/* Forced (LEASH_NO_CLONE3): the fallback all the same. */
+	if (plan->no_clone3)
+		fallback_note(FALLBACK_CLONE3);
+	sigraw_fill(&all);
+	sigraw_mask(SIG_SETMASK, &all, &old);
+	pid = fork();
+	if (pid != 0)
+		sigraw_mask(SIG_SETMASK, &old, NULL);
+	if (pid > 0 && (*pidfd = (int)syscall(SYS_pidfd_open, pid, 0U)) < 0)
+		fallback_take(FALLBACK_PIDFD, errno, "the exit is waited for "
+			      "by a thread");
+	return pid;
+}
+
 int spawn_start(struct plan *plan, const sigset_t *orig_mask,
 		struct child *c)
 {
 	int fds[2];
 	bool born;
 
+	c->pidfd = -1;
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -1;
 	/* fork, not vfork: a vfork parent sleeps until the child execs, so
@@ -179,7 +311,9 @@ int spawn_start(struct plan *plan, const sigset_t *orig_mask,
 	 * other thread exists yet (the waiter starts after spawn), so
 	 * musl's set*id calls in the child act on it alone, and clone3
 	 * needs none of fork's lock handling (lib/spawn/clone3.c). */
-	c->pid = spawn_fork(plan, &born);
+	c->pid = plan->in_host ? spawn_fork_host(plan, orig_mask, fds[1], &born,
+						 &c->pidfd) :
+		 spawn_fork(plan, &born);
 	if (c->pid < 0) {
 		int err = errno;
 		close(fds[0]);

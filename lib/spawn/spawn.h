@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "spawn/plan.h"
+#include "spawn/attr.h"
 
 enum spawn_stage {
 	SPAWN_EXEC = 1,         /* execve failed: 126 or 127 */
@@ -41,6 +42,8 @@ struct spawn_error {
 struct child {
 	pid_t pid;
 	int errfd;              /* read end of the error pipe */
+	int pidfd;              /* in a host (plan->in_host): the child's
+				 * pidfd, else -1; closed by its owner */
 };
 
 /* Fork and exec PLAN; a child with a cgroup leaf is born in it where the

@@ -11,7 +11,11 @@
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -114,39 +118,16 @@ int supervise_watch_terminal(struct sigstate *ss)
 	return sigprocmask(SIG_BLOCK, &more, NULL);
 }
 
-struct watch {
-	const struct plan *plan;
-	pid_t pid;
-	pid_t self;
-	int next_signal;        /* what the next expiry sends */
-	struct timespec kill_after;
-	struct timer timer;
-	struct waiter waiter;
-	int sfd;                /* signalfd of ss->handled, or -1 */
-	const sigset_t *handled;
-	sigset_t mine;          /* what the signalfd reads */
-	struct relay *relay;    /* the pty's bytes, or NULL */
-	struct pipes *pipes;    /* --idle's pipes, or NULL */
-	struct progress progress;  /* --warn, --idle, --stall */
-	enum progress_due fired;   /* IDLE or STALL: what ended it, not the
-				    * deadline */
-	struct reaper reaper;   /* used when plan->subreaper */
-	struct tally *tally;
-	sigset_t to_group;      /* sent to our own group: later ones dropped */
-	bool timed_out;
-	bool sent_kill;
-	bool kill_armed;        /* the timer now counts the -k grace */
-	bool sent_kill_after;
-	int ended_by;           /* an end signal came: KILL after the grace */
-};
 
 static void tally_failed(struct watch *w, int sig, int err, const char *what)
 {
 	struct tally *t = w->tally;
 	char name[16];
 
-	diag_warn_errno(err, "cannot send signal %s to every process of the "
-			"command (%s)", signal_name(sig, name, sizeof name), what);
+	if (!w->plan->in_host)
+		diag_warn_errno(err, "cannot send signal %s to every process "
+				"of the command (%s)",
+				signal_name(sig, name, sizeof name), what);
 	if (t->nfailed < TALLY_MAX_FAILED)
 		t->failed[t->nfailed++] = (struct tally_failed){ sig, err, what };
 }
@@ -156,6 +137,16 @@ static void tally_sent(struct watch *w, int sig, enum tally_why why,
 {
 	tally_sent_add(w->tally, sig, why, timespec_since(&w->plan->started),
 		       procs);
+}
+
+/* SIG to the command itself: through its pidfd when there is one, so a
+ * pid a host reaped and the kernel gave to another is never reached. */
+static int child_kill(const struct watch *w, int sig)
+{
+	if (w->pidfd >= 0)
+		return (int)syscall(SYS_pidfd_send_signal, w->pidfd, sig,
+				    NULL, 0U);
+	return kill(w->pid, sig);
 }
 
 static void say_sending(const struct watch *w, int sig, enum tally_why why)
@@ -176,7 +167,7 @@ static bool group_of(const struct watch *w, pid_t *to)
 {
 	const struct plan *p = w->plan;
 
-	if (p->new_session)
+	if (p->new_session || p->own_group)
 		return *to = -w->pid, true;
 	*to = 0;
 	return p->lead_group;
@@ -269,7 +260,7 @@ static void deliver(struct watch *w, int sig, enum tally_why why)
 	tree = !p->foreground && group_of(w, &to);
 	if (tree && p->tree_kill == TREE_CGROUP)
 		procs = leaf_hold_count(w, &hold);
-	if (kill(w->pid, sig) < 0)
+	if (child_kill(w, sig) < 0)
 		tally_failed(w, sig, errno, "command");
 	if (!tree) {
 		tally_sent(w, sig, why, procs);
@@ -290,7 +281,7 @@ static void deliver(struct watch *w, int sig, enum tally_why why)
 		to_group(w, to, sig);
 	}
 	if (sig != SIGKILL && sig != SIGCONT) {
-		kill(w->pid, SIGCONT);
+		child_kill(w, SIGCONT);
 		to_group(w, to, SIGCONT);
 	}
 	/* Then what left the group, as GNU's order had it: the leaf. */
@@ -321,7 +312,7 @@ static void deliver_warning(struct watch *w, int sig)
 		procs = deliver_tree(w, sig, to);
 	if ((!tree || p->tree_kill == TREE_CGROUP ||
 	     getpgid(w->pid) != (to < 0 ? -to : getpgrp())) &&
-	    kill(w->pid, sig) < 0)
+	    child_kill(w, sig) < 0)
 		tally_failed(w, sig, errno, "command");
 	if (tree && p->tree_kill == TREE_CGROUP) {
 		if (cgroup_signal(&p->cg, sig) < 0)
@@ -729,7 +720,7 @@ static int poll_ms(const struct watch *w)
 	ms = c < 0 ? ms : ms < 0 || c < ms ? c : ms;
 
 	/* No signalfd: pending signals are looked for at every wake-up. */
-	if (w->sfd < 0 && (ms < 0 || ms > SIGNAL_POLL_MS))
+	if (w->sfd < 0 && !w->plan->in_host && (ms < 0 || ms > SIGNAL_POLL_MS))
 		ms = SIGNAL_POLL_MS;
 	/* The command is gone, its tree is awaited (leftovers_await_kill). */
 	if (w->waiter.exited && (ms < 0 || ms > LEFTOVER_POLL_MS))
@@ -759,35 +750,41 @@ static bool leftovers_await_kill(struct watch *w)
 	       !w->sent_kill_after && tree_alive(w);
 }
 
-static void watch_loop(struct watch *w)
+/* One round of the loop: poll the sources for at most MS (-1: the
+ * loop's own bound, poll_ms), dispatch what is ready.  1: done. */
+int supervise_step(struct watch *w, int ms)
 {
 	struct source src[NSOURCES];
 	struct pollfd pfd[NSOURCES];
+	int n, own;
 
-	while (!waiter_exited(&w->waiter) || leftovers_await_kill(w)) {
-		int n = sources(w, src);
-		for (int i = 0; i < n; i++)
-			pfd[i] = src[i].pfd;
-		/* poll skips negative fds: a source may be idle for now. */
-		if (poll(pfd, (nfds_t)n, poll_ms(w)) < 0 && errno != EINTR)
-			break;
-		for (int i = 0; i < n; i++)
-			if (pfd[i].revents && src[i].ready)
-				src[i].ready(w, pfd[i].revents);
-		/* No timerfd, no signalfd: the clock and the pending
-		 * signals are polled. */
-		if (w->timer.fd < 0)
-			on_timer(w);
-		if (w->progress.on && w->progress.timer.fd < 0 &&
-		    !w->waiter.exited)
-			on_progress(w);
-		if (w->sfd < 0)
-			on_signals(w);
-		/* SIGSYS from outside: lib/signal/sigsys.c counted it, then woke us
-		 * with a SIGCHLD, read above. */
-		if (sigsys_take())
-			on_signal(w, SIGSYS, 0, SI_USER);
-	}
+	if (waiter_exited(&w->waiter) && !leftovers_await_kill(w))
+		return 1;
+	n = sources(w, src);
+	for (int i = 0; i < n; i++)
+		pfd[i] = src[i].pfd;
+	own = poll_ms(w);
+	if (ms < 0 || (own >= 0 && own < ms))
+		ms = own;
+	/* poll skips negative fds: a source may be idle for now. */
+	if (poll(pfd, (nfds_t)n, ms) < 0 && errno != EINTR)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (pfd[i].revents && src[i].ready)
+			src[i].ready(w, pfd[i].revents);
+	/* No timerfd, no signalfd: the clock and the pending signals are
+	 * polled. */
+	if (w->timer.fd < 0)
+		on_timer(w);
+	if (w->progress.on && w->progress.timer.fd < 0 && !w->waiter.exited)
+		on_progress(w);
+	if (w->sfd < 0 && !w->plan->in_host)
+		on_signals(w);
+	/* SIGSYS from outside: lib/signal/sigsys.c counted it, then woke us
+	 * with a SIGCHLD, read above. */
+	if (!w->plan->in_host && sigsys_take())
+		on_signal(w, SIGSYS, 0, SI_USER);
+	return waiter_exited(&w->waiter) && !leftovers_await_kill(w);
 }
 
 /* One process the command left running, for the report and -v. */
@@ -843,8 +840,10 @@ static void watch_open(struct watch *w, const struct sigstate *ss)
 	if (p->subreaper)
 		reaper_open(&w->reaper, w->self, w->pid);
 	w->handled = &w->mine;
-	w->sfd = signalfd(-1, &w->mine, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (w->sfd < 0) {
+	/* In a host the signals are the host's: no signalfd, nothing read. */
+	w->sfd = p->in_host ? -1 :
+		 signalfd(-1, &w->mine, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (w->sfd < 0 && !p->in_host) {
 		int err = errno;
 
 		fallback_take(FALLBACK_SIGNALFD, err, "signals are polled");
@@ -861,61 +860,157 @@ static void watch_open(struct watch *w, const struct sigstate *ss)
 	progress_open(&w->progress, p);
 }
 
+void supervise_begin(struct watch *w, const struct plan *plan,
+		     const struct sigstate *ss, enum waiter_kind kind,
+		     struct child *c, struct outcome *out)
+{
+	*w = (struct watch){ .plan = plan, .pid = c->pid, .pidfd = c->pidfd,
+			     .next_signal = plan->term_signal,
+			     .kill_after = plan->kill_after,
+			     .tally = &out->tally };
+	*out = (struct outcome){ 0 };
+	watch_open(w, ss);
+	if (plan->pty && plan->pty->master >= 0) {
+		relay_init(&w->relay_own, plan->pty);
+		w->relay = &w->relay_own;
+	}
+	/* Wake at the deadline, not up to 50 us (the default slack) after.
+	 * Set only now: fork and exec pass the slack on to the command.
+	 * Not in a host: the slack is its thread's. */
+	if (!plan->in_host)
+		prctl(PR_SET_TIMERSLACK, 1UL);
+	if (waiter_start(&w->waiter, kind, c->pid, c->pidfd, plan->in_host) < 0)
+		fallback_take(kind == WAITER_THREAD ? FALLBACK_THREAD :
+			      FALLBACK_PIDFD, errno, "the exit is polled");
+}
+
+int supervise_signal(struct watch *w, int sig, bool tree)
+{
+	if (waiter_exited(&w->waiter))
+		return errno = ESRCH, -1;
+	if (tree) {
+		deliver(w, sig, TALLY_FORWARDED);
+		return 0;
+	}
+	if (child_kill(w, sig) < 0)
+		return -1;
+	tally_sent(w, sig, TALLY_FORWARDED, 1);
+	return 0;
+}
+
+/* The kernel's exit status of a child the host reaped first, through
+ * its pidfd (PIDFD_GET_INFO with PIDFD_INFO_EXIT, Linux >= 6.15): the
+ * pidfd was made with the child, before anyone could reap it. */
+struct pidfd_info_v0 {
+	uint64_t mask, cgroupid;
+	uint32_t pid, tgid, ppid, ruid, rgid, euid, egid, suid, sgid;
+	uint32_t fsuid, fsgid;
+	int32_t exit_code;
+};
+#define PIDFD_INFO_EXIT_BIT (1ULL << 3)
+#define PIDFD_GET_INFO_NR _IOWR(0xFF, 11, struct pidfd_info_v0)
+
+static int reap_recover(int pidfd, siginfo_t *si)
+{
+	struct pidfd_info_v0 info = { .mask = PIDFD_INFO_EXIT_BIT };
+	int st;
+
+	if (ioctl(pidfd, PIDFD_GET_INFO_NR, &info) < 0 ||
+	    !(info.mask & PIDFD_INFO_EXIT_BIT))
+		return -1;
+	st = info.exit_code;
+	si->si_code = WIFEXITED(st) ? CLD_EXITED :
+		      WCOREDUMP(st) ? CLD_DUMPED : CLD_KILLED;
+	si->si_status = WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st);
+	return 0;
+}
+
+/* The one reap.  Through the pidfd where there is one (only our child,
+ * whatever the host reaps), with the child's rusage (the kernel's
+ * waitid takes a fifth argument); ECHILD there: the host reaped it,
+ * its status read back, else the outcome says lost. */
+static int reap(struct watch *w, struct outcome *out, siginfo_t *si)
+{
+	struct rusage ru;
+	long rc;
+
+	if (w->pidfd < 0) {
+		while (waitid(P_PID, (id_t)w->pid, si, WEXITED) < 0)
+			if (errno != EINTR)
+				return -1;
+		return 0;
+	}
+	while ((rc = syscall(SYS_waitid, P_PIDFD, w->pidfd, si, WEXITED,
+			     &ru)) < 0 && errno == EINTR)
+		;
+	if (rc == 0) {
+		out->have_rusage = true;
+		out->ru_user_us = (long long)ru.ru_utime.tv_sec * 1000000 +
+				  ru.ru_utime.tv_usec;
+		out->ru_system_us = (long long)ru.ru_stime.tv_sec * 1000000 +
+				    ru.ru_stime.tv_usec;
+		return 0;
+	}
+	if (errno != ECHILD)
+		return -1;
+	if (reap_recover(w->pidfd, si) == 0)
+		out->recovered = true;
+	else
+		out->lost = true;
+	return 0;
+}
+
+int supervise_end(struct watch *w, struct child *c, struct outcome *out)
+{
+	const struct plan *plan = w->plan;
+	siginfo_t si;
+
+	/* The command is gone: what it wrote last still reaches the caller,
+	 * within a bound that no leftover or stalled terminal can stretch. */
+	if (w->relay)
+		relay_finish(w->relay, w->timer.armed ? &w->timer.at : NULL,
+			     w->sent_kill || w->sent_kill_after);
+	if (w->pipes)
+		pipes_finish(w->pipes, w->timer.armed ? &w->timer.at : NULL,
+			     w->sent_kill || w->sent_kill_after);
+	progress_outcome(w, out);
+	/* Still unreaped, so every descendant is still found from it. */
+	if (plan->subreaper && plan->cg.kill_leftovers)
+		kill_leftovers(w);
+	else if (plan->subreaper && plan->account)
+		list_leftovers(w);
+	waiter_stop(&w->waiter);
+	timer_close(&w->timer);
+	progress_close(&w->progress);
+	if (w->sfd >= 0)
+		close(w->sfd);
+	w->sfd = -1;
+	/* The one reap: from here on the pid is no longer ours. */
+	si.si_code = 0;
+	si.si_status = 0;
+	if (reap(w, out, &si) < 0)
+		return -1;
+	c->pid = 0;
+	if (plan->subreaper)
+		reaper_close(&w->reaper, plan->cg.kill_leftovers);
+	out->code = si.si_code;
+	out->status = si.si_status;
+	out->timed_out = w->timed_out;
+	out->sent_kill = w->sent_kill;
+	out->sent_kill_after = w->sent_kill_after;
+	out->ended_by = w->ended_by;
+	out->fired = w->fired;
+	return 0;
+}
+
 int supervise(const struct plan *plan, const struct sigstate *ss,
 	      enum waiter_kind kind, struct child *c, struct outcome *out)
 {
-	struct watch w = { .plan = plan, .pid = c->pid,
-			   .next_signal = plan->term_signal,
-			   .kill_after = plan->kill_after,
-			   .tally = &out->tally };
-	struct relay relay;
-	siginfo_t si;
+	struct watch w;
+	int rc;
 
-	*out = (struct outcome){ 0 };
-	watch_open(&w, ss);
-	if (plan->pty && plan->pty->master >= 0) {
-		relay_init(&relay, plan->pty);
-		w.relay = &relay;
-	}
-	/* Wake at the deadline, not up to 50 us (the default slack) after.
-	 * Set only now: fork and exec pass the slack on to the command. */
-	prctl(PR_SET_TIMERSLACK, 1UL);
-	if (waiter_start(&w.waiter, kind, c->pid) < 0)
-		fallback_take(kind == WAITER_THREAD ? FALLBACK_THREAD :
-			      FALLBACK_PIDFD, errno, "the exit is polled");
-	watch_loop(&w);
-	/* The command is gone: what it wrote last still reaches the caller,
-	 * within a bound that no leftover or stalled terminal can stretch. */
-	if (w.relay)
-		relay_finish(w.relay, w.timer.armed ? &w.timer.at : NULL,
-			     w.sent_kill || w.sent_kill_after);
-	if (w.pipes)
-		pipes_finish(w.pipes, w.timer.armed ? &w.timer.at : NULL,
-			     w.sent_kill || w.sent_kill_after);
-	progress_outcome(&w, out);
-	/* Still unreaped, so every descendant is still found from it. */
-	if (plan->subreaper && plan->cg.kill_leftovers)
-		kill_leftovers(&w);
-	else if (plan->subreaper && plan->account)
-		list_leftovers(&w);
-	waiter_stop(&w.waiter);
-	timer_close(&w.timer);
-	progress_close(&w.progress);
-	if (w.sfd >= 0)
-		close(w.sfd);
-	/* The one reap: from here on the pid is no longer ours. */
-	while (waitid(P_PID, (id_t)c->pid, &si, WEXITED) < 0)
-		if (errno != EINTR)
-			return -1;
-	c->pid = 0;
-	if (plan->subreaper)
-		reaper_close(&w.reaper, plan->cg.kill_leftovers);
-	out->code = si.si_code;
-	out->status = si.si_status;
-	out->timed_out = w.timed_out;
-	out->sent_kill = w.sent_kill;
-	out->sent_kill_after = w.sent_kill_after;
-	out->ended_by = w.ended_by;
-	out->fired = w.fired;
-	return 0;
+	supervise_begin(&w, plan, ss, kind, c, out);
+	while ((rc = supervise_step(&w, -1)) == 0)
+		;
+	return supervise_end(&w, c, out);
 }

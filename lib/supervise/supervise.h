@@ -101,14 +101,73 @@ struct outcome {
 	 * there is a leaf; HAVE_USAGE false: no leaf, nothing read. */
 	struct cgroup_usage usage;
 	bool have_usage;
+	/* The reap through a pidfd: LOST, the host reaped the child first
+	 * and the kernel could not tell its status; RECOVERED, its
+	 * PIDFD_INFO_EXIT did.  RU_*: the child's rusage, from the reap. */
+	bool lost, recovered;
+	bool have_rusage;
+	long long ru_user_us, ru_system_us;
 };
-
-/* Watch C until it exits, applying PLAN's deadline; the one reap. */
-int supervise(const struct plan *plan, const struct sigstate *ss,
-	      enum waiter_kind kind, struct child *c, struct outcome *out);
 
 /* The area's other public headers: with this one, its face. */
 #include "supervise/progress.h"
 #include "supervise/reaper.h"
+#include "terminal/terminal.h"
+#include "time/time.h"
+
+/* One run's supervision: the sources of its loop and the deadline's
+ * state.  Fields are supervise's; a run (run.h) holds one for its life,
+ * so the loop can be driven a round at a time from a host's loop. */
+struct watch {
+	const struct plan *plan;
+	pid_t pid;
+	int pidfd;              /* the child's, or -1: signals and the
+				 * reap go through it when there is one */
+	struct relay relay_own; /* the pty's relay, when there is a pty */
+	pid_t self;
+	int next_signal;        /* what the next expiry sends */
+	struct timespec kill_after;
+	struct timer timer;
+	struct waiter waiter;
+	int sfd;                /* signalfd of ss->handled, or -1 */
+	const sigset_t *handled;
+	sigset_t mine;          /* what the signalfd reads */
+	struct relay *relay;    /* the pty's bytes, or NULL */
+	struct pipes *pipes;    /* --idle's pipes, or NULL */
+	struct progress progress;  /* --warn, --idle, --stall */
+	enum progress_due fired;   /* IDLE or STALL: what ended it, not the
+				    * deadline */
+	struct reaper reaper;   /* used when plan->subreaper */
+	struct tally *tally;
+	sigset_t to_group;      /* sent to our own group: later ones dropped */
+	bool timed_out;
+	bool sent_kill;
+	bool kill_armed;        /* the timer now counts the -k grace */
+	bool sent_kill_after;
+	int ended_by;           /* an end signal came: KILL after the grace */
+};
+
+/* Watch C until it exits, applying PLAN's deadline; the one reap:
+ * supervise_begin, supervise_step until it returns 1, supervise_end. */
+int supervise(const struct plan *plan, const struct sigstate *ss,
+	      enum waiter_kind kind, struct child *c, struct outcome *out);
+
+/* The loop a round at a time (what a host's loop drives, run.h):
+ * begin opens the sources (no signalfd when PLAN->in_host, nor when SS
+ * handles nothing) and starts the waiter; step polls them for at most
+ * TIMEOUT_MS (-1: the loop's own bound) and dispatches what is ready:
+ * 1 once the command has exited and nothing more is owed before the
+ * reap, else 0; end drains, closes and reaps (-1 with errno when the
+ * reap fails but for a child the host reaped: see out->lost). */
+void supervise_begin(struct watch *w, const struct plan *plan,
+		     const struct sigstate *ss, enum waiter_kind kind,
+		     struct child *c, struct outcome *out);
+int supervise_step(struct watch *w, int timeout_ms);
+int supervise_end(struct watch *w, struct child *c, struct outcome *out);
+/* SIG sent by a caller of the library: to the command, or as the
+ * deadline's would go (TREE).  -1 ESRCH once it has exited. */
+int supervise_signal(struct watch *w, int sig, bool tree);
+
+#include "supervise/run.h"
 
 #endif

@@ -125,6 +125,47 @@ static int waiter_start_thread(struct waiter *w)
 	return 0;
 }
 
+/* In a host: a thread of the run's own, with every signal blocked (the
+ * host's signals are never taken by it), on a stack of libc's. */
+static void *host_thread(void *arg)
+{
+	struct waiter *w = arg;
+	siginfo_t si;
+	uint64_t one = 1;
+
+	while (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOWAIT) < 0 &&
+	       errno == EINTR)
+		;
+	while (write(w->fd, &one, sizeof one) < 0 && errno == EINTR)
+		;
+	return NULL;
+}
+
+static int waiter_start_host_thread(struct waiter *w)
+{
+	pthread_attr_t attr;
+	sigset_t all, old;
+	int err;
+
+	w->fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (w->fd < 0)
+		return -1;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	err = pthread_create(&w->thread, &attr, host_thread, w);
+	pthread_attr_destroy(&attr);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		close(w->fd);
+		w->fd = -1;
+		return errno = err, -1;
+	}
+	w->joinable = true;
+	return 0;
+}
+
 static int waiter_start_pidfd(struct waiter *w)
 {
 	/* Race-free: the child cannot be reaped before we do it. */
@@ -132,14 +173,24 @@ static int waiter_start_pidfd(struct waiter *w)
 	return w->fd < 0 ? -1 : 0;
 }
 
-int waiter_start(struct waiter *w, enum waiter_kind kind, pid_t pid)
+int waiter_start(struct waiter *w, enum waiter_kind kind, pid_t pid,
+		 int pidfd, bool host)
 {
 	w->kind = kind;
 	w->pid = pid;
 	w->fd = -1;
 	w->exited = false;
+	w->host = host;
+	w->borrowed = false;
+	w->joinable = false;
 	atomic_store(&w->lost_wake, false);
-	if (kind == WAITER_THREAD && waiter_start_thread(w) == 0)
+	if (kind == WAITER_PIDFD && pidfd >= 0) {
+		w->fd = pidfd;
+		w->borrowed = true;
+		return 0;
+	}
+	if (kind == WAITER_THREAD &&
+	    (host ? waiter_start_host_thread(w) : waiter_start_thread(w)) == 0)
 		return 0;
 	if (kind == WAITER_PIDFD && waiter_start_pidfd(w) == 0)
 		return 0;
@@ -190,7 +241,11 @@ bool waiter_exited(struct waiter *w)
 
 void waiter_stop(struct waiter *w)
 {
-	if (w->fd >= 0)
+	if (w->joinable) {
+		pthread_join(w->thread, NULL);
+		w->joinable = false;
+	}
+	if (w->fd >= 0 && !w->borrowed)
 		close(w->fd);
 	w->fd = -1;
 }

@@ -6,6 +6,7 @@
 #ifndef LEASH_WAITER_H
 #define LEASH_WAITER_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <sys/types.h>
@@ -22,15 +23,22 @@ struct waiter {
 	atomic_bool lost_wake;  /* the thread's write was refused: it
 				 * exited, told by this and a SIGCHLD */
 	struct sigthread sig;   /* the thread's mask, the caller's */
+	/* In a host (libleash): the pidfd is the run's (BORROWED, never
+	 * closed here); a thread is the run's own, every signal blocked in
+	 * it, joined by waiter_stop. */
+	bool host, borrowed, joinable;
+	pthread_t thread;
 };
 
 /* LEASH_WAIT=thread|pidfd|poll, default thread.  -1/EINVAL otherwise. */
 int waiter_kind_from_env(enum waiter_kind *kind);
 
-/* Start watching PID.  A thread or pidfd that cannot be had falls back
+/* Start watching PID (PIDFD: its pidfd, or -1; HOST: inside a host
+ * process, see above).  A thread or pidfd that cannot be had falls back
  * to polling by itself: -1 with errno then (the watch works all the
  * same), 0 when KIND is in use. */
-int waiter_start(struct waiter *w, enum waiter_kind kind, pid_t pid);
+int waiter_start(struct waiter *w, enum waiter_kind kind, pid_t pid,
+		 int pidfd, bool host);
 
 /* Return once no thread of the waiter can take a signal the caller
  * blocked when it started it: before leash signals its own group. */
@@ -47,7 +55,8 @@ void waiter_ready(struct waiter *w);
 bool waiter_exited(struct waiter *w);
 
 /* Close the descriptors.  A thread has written by then and ends by
- * itself; the next waiter_start joins it before using its stack again. */
+ * itself; the next waiter_start joins it before using its stack again
+ * (a host's thread is joined here). */
 void waiter_stop(struct waiter *w);
 
 #endif

@@ -224,6 +224,7 @@ static void run_sections(const struct setup *s, const char *only)
 		{ "size", sec_size }, { "scale", sec_scale },
 		{ "stress", sec_stress }, { "fair", sec_fair },
 		{ "relay", sec_relay }, { "watch", sec_watch },
+		{ "library", sec_library },
 	};
 
 	for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++) {

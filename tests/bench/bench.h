@@ -123,6 +123,7 @@ void sec_stress(const struct setup *s);
 void sec_fair(const struct setup *s);
 void sec_relay(const struct setup *s);
 void sec_watch(const struct setup *s);
+void sec_library(const struct setup *s);
 void sec_targets(void);
 
 /* One measurement each, for the self-test.  timing_exit: latency and

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: ISC */
+/* attr: libleash's attributes object (leash.h) is a spawn plan with the
+ * strings and lists it points to, owned by it. */
+#ifndef LEASH_ATTR_H
+#define LEASH_ATTR_H
+
+#include "spawn/plan.h"
+
+struct leash_attr {
+	struct plan plan;       /* a host's defaults (attr.c), then setters */
+	unsigned flags;         /* LEASH_* of leash_attr_set_flags */
+	gid_t *groups;          /* plan.id.groups points here */
+	char *cwd;              /* plan.chdir */
+	char *root;             /* plan.cg.root */
+};
+
+/* The plan a host's run starts from: no deadline, the caller's ids, no
+ * cgroup, no word printed, the child leading its own group. */
+void attr_plan_defaults(struct plan *plan);
+
+#endif

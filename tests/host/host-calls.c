@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: ISC */
+/* host-calls: the calls one by one.  A command that cannot be run ends
+ * as LEASH_FAILED with its stage and errno, nothing else; bad arguments
+ * are -EINVAL and change nothing; as root, leash_attr_set_user runs the
+ * command as that uid, gid and groups; a run freed while it runs is
+ * killed and reaped; leash_run_signal reaches the command. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "host.h"
+
+static void failed_exec(void)
+{
+	char *argv[] = { "nowhere", NULL };
+	struct leash_outcome o;
+	leash_run_t *r;
+	int rc = leash_spawn(&r, "/nonexistent/leash-test", argv, NULL, NULL);
+
+	CHECK(rc == 0, "spawn: %d", rc);
+	if (rc)
+		return;
+	CHECK(leash_run_wait(r, 5000) == 1, "wait");
+	outcome_of(r, &o);
+	CHECK(o.result == LEASH_FAILED && o.stage == LEASH_STAGE_EXEC &&
+	      o.error == ENOENT, "missing file: %s stage %d error %d",
+	      leash_result_name(o.result), o.stage, o.error);
+	leash_run_free(r);
+}
+
+static void bad_arguments(void)
+{
+	leash_attr_t *a;
+	struct timespec neg = { -1, 0 };
+
+	leash_attr_init(&a);
+	CHECK(leash_attr_set_deadline(a, 0, &neg, NULL) == -EINVAL, "negative");
+	CHECK(leash_attr_set_deadline(a, SIGSTOP, NULL, NULL) == -EINVAL, "STOP");
+	CHECK(leash_attr_set_flags(a, ~0u) == -EINVAL, "flags");
+	CHECK(leash_attr_set_cgroup(a, (enum leash_cgroup)9, NULL) == -EINVAL,
+	      "cgroup mode");
+	CHECK(leash_attr_set_limit(a, LEASH_LIMIT_MEMORY_MAX, "lots") ==
+	      -EINVAL, "limit");
+	CHECK(leash_attr_set_cpu_weight(a, 10001) == -EINVAL, "weight");
+	CHECK(leash_spawn(NULL, SH, NULL, NULL, a) == -EINVAL, "spawn");
+	leash_attr_destroy(a);
+}
+
+/* As uid 65534, gid 65534, groups { 65534 }: what id says, read back. */
+static void as_user(void)
+{
+	gid_t g = 65534;
+	leash_attr_t *a;
+	char *argv[] = { "sh", "-c", "echo $(id -u) $(id -g) $(id -G)", NULL };
+	char buf[64] = "";
+	struct leash_outcome o;
+	leash_run_t *r;
+	int fds[2], saved, rc;
+	ssize_t n;
+
+	if (geteuid() != 0)
+		return;
+	leash_attr_init(&a);
+	CHECK(leash_attr_set_user(a, 65534, 65534, 1, &g) == 0, "set_user");
+	if (pipe(fds) < 0)
+		return;
+	saved = dup(1);
+	dup2(fds[1], 1);
+	rc = leash_spawn(&r, SH, argv, NULL, a);
+	dup2(saved, 1);
+	close(saved);
+	close(fds[1]);
+	leash_attr_destroy(a);
+	CHECK(rc == 0, "spawn as 65534: %d", rc);
+	if (rc)
+		return;
+	CHECK(leash_run_wait(r, 5000) == 1, "wait");
+	n = read(fds[0], buf, sizeof buf - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	CHECK(!strcmp(buf, "65534 65534 65534\n"), "ids: %s", buf);
+	outcome_of(r, &o);
+	CHECK(o.result == LEASH_EXITED && o.status == 0, "%s %d",
+	      leash_result_name(o.result), o.status);
+	close(fds[0]);
+	leash_run_free(r);
+}
+
+static void signal_and_free(void)
+{
+	char *argv[] = { "sh", "-c", "sleep 30", NULL };
+	struct leash_outcome o;
+	leash_run_t *r, *r2;
+	siginfo_t si;
+
+	CHECK(leash_spawn(&r, SH, argv, NULL, NULL) == 0, "spawn");
+	CHECK(leash_run_signal(r, SIGUSR1, 0) == 0, "signal");
+	CHECK(leash_run_wait(r, 5000) == 1, "wait after USR1");
+	outcome_of(r, &o);
+	CHECK(o.result == LEASH_SIGNALED && o.status == SIGUSR1 &&
+	      o.nsignals == 1 && o.sent[0].why == LEASH_WHY_CALLER,
+	      "USR1: %s %d", leash_result_name(o.result), o.status);
+	CHECK(leash_run_signal(r, SIGUSR1, 0) == -ESRCH, "signal after end");
+	leash_run_free(r);
+	/* Freed while it runs: killed, reaped, nothing left. */
+	CHECK(leash_spawn(&r2, SH, argv, NULL, NULL) == 0, "spawn");
+	CHECK(leash_run_dispatch(r2) == 0, "dispatch while it runs");
+	leash_run_free(r2);
+	si.si_pid = 0;
+	CHECK(waitid(P_ALL, 0, &si, WEXITED | WNOHANG) < 0 && errno == ECHILD,
+	      "a child is left (pid %d)", (int)si.si_pid);
+}
+
+/* The fallback paths, forced: fork + pidfd_open (no clone3), and the
+ * waiter thread (no pidfd): the same outcome, the fallback named. */
+static void fallbacks(void)
+{
+	char *argv[] = { "sh", "-c", "exit 9", NULL };
+	unsigned flags[] = { LEASH_NO_CLONE3, LEASH_NO_CLONE3 | LEASH_WAIT_THREAD };
+	struct leash_outcome o;
+	leash_run_t *r;
+
+	for (int i = 0; i < 2; i++) {
+		leash_attr_t *a = attr_deadline(0, 0, flags[i]);
+
+		CHECK(leash_spawn(&r, SH, argv, NULL, a) == 0, "spawn");
+		leash_attr_destroy(a);
+		CHECK(leash_run_wait(r, 5000) == 1, "wait");
+		outcome_of(r, &o);
+		CHECK(o.result == LEASH_EXITED && o.status == 9 &&
+		      (o.fallbacks & LEASH_FALLBACK_CLONE3),
+		      "flags %#x: %s %d, fallbacks %#x", flags[i],
+		      leash_result_name(o.result), o.status, o.fallbacks);
+		leash_run_free(r);
+	}
+}
+
+int main(void)
+{
+	failed_exec();
+	fallbacks();
+	bad_arguments();
+	as_user();
+	signal_and_free();
+	if (failures)
+		return 1;
+	printf("ok\n");
+	return 0;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: ISC */
+/* host-reaper: a host whose SIGCHLD handler reaps every child with
+ * waitpid(-1) (and, with "ignore", one that sets SIGCHLD to SIG_IGN, so
+ * the kernel reaps them).  The runs' statuses are stolen before the
+ * library can reap: they come back through the pidfd where the kernel
+ * keeps them (PIDFD_INFO_EXIT, Linux >= 6.15), flagged recovered, else
+ * the result is lost; never a wrong status.  The deadline still works
+ * (signals go through the pidfd, never to a pid the host reaped), and
+ * the host's handler is the one in place after. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "host.h"
+
+static volatile sig_atomic_t reaped;
+
+static void on_chld(int sig)
+{
+	int saved = errno;
+
+	(void)sig;
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		reaped++;
+	errno = saved;
+}
+
+/* Does this kernel keep the exit status for a pidfd (6.15 on)? */
+static bool kernel_keeps_status(void)
+{
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	if (uname(&u) < 0 || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return false;
+	return major > 6 || (major == 6 && minor >= 15);
+}
+
+/* One run of CODE: the EXPECTED result and status, or lost. */
+static void one(const char *code, long deadline, int result, int status)
+{
+	leash_attr_t *a = attr_deadline(deadline, 0, 0);
+	char *argv[] = { "sh", "-c", (char *)code, NULL };
+	struct leash_outcome o;
+	leash_run_t *r;
+	int rc = leash_spawn(&r, SH, argv, NULL, a);
+
+	leash_attr_destroy(a);
+	CHECK(rc == 0, "spawn: %s", strerror(-rc));
+	if (rc < 0)
+		return;
+	rc = leash_run_wait(r, 10000);
+	CHECK(rc == 1, "%s: wait %d", code, rc);
+	outcome_of(r, &o);
+	if (o.result == LEASH_LOST)
+		CHECK(!kernel_keeps_status(), "%s: lost on a kernel that keeps "
+		      "the status", code);
+	else
+		CHECK(o.result == result && o.status == status &&
+		      (o.flags & LEASH_OUT_RECOVERED),
+		      "%s: %s %d, flags %#x (want %s %d, recovered)", code,
+		      leash_result_name(o.result), o.status, o.flags,
+		      leash_result_name(result), status);
+	leash_run_free(r);
+}
+
+int main(int argc, char **argv)
+{
+	bool ignore = argc > 1 && !strcmp(argv[1], "ignore");
+	struct sigaction sa = { .sa_handler = ignore ? SIG_IGN : on_chld,
+				.sa_flags = SA_RESTART }, now;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, NULL);
+	one("exit 7", 0, LEASH_EXITED, 7);
+	one("kill -USR1 $$", 0, LEASH_SIGNALED, SIGUSR1);
+	one("sleep 10", 200, LEASH_TIMEOUT, SIGTERM);
+	sigaction(SIGCHLD, NULL, &now);
+	CHECK(now.sa_handler == sa.sa_handler, "SIGCHLD's handler is not "
+	      "the host's any more");
+	if (!ignore)
+		CHECK(reaped == 3, "the host reaped %d of its 3 children",
+		      (int)reaped);
+	if (failures)
+		return 1;
+	printf("ok\n");
+	return 0;
+}

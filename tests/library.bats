@@ -1,0 +1,129 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: ISC
+# libleash (lib/leash.h, leash(3)) inside hosts: C programs in
+# tests/host/ link build/libleash.a as a host would and check what they
+# see (each prints "ok", or one FAIL line per broken promise): a host
+# with its own child watches in one poll loop, a multithreaded server
+# with SIGCHLD blocked everywhere, a host that reaps every child with
+# waitpid(-1) or ignores SIGCHLD; then the archive's shape (leash_*
+# only, no malloc, printf or qsort of its own) and the ABI (a client
+# built against the released header).  leash(1) itself is the library's
+# first client: the rest of the suite tests the same launch path.
+
+load helpers
+load cgroup-helpers
+
+setup() {
+	common_setup
+	ROOT=
+	HOST=${LEASH_BUILDDIR:-$TOP/build}/host
+	LIBA=${LEASH_BUILDDIR:-$TOP/build}/libleash.a
+	[[ -x $HOST/host-loop ]] || skip "host tests not built (make)"
+}
+
+teardown() {
+	common_teardown
+	# The leaf test's own root: uid 0's leaves elsewhere are other
+	# files' to count (cgroup-track.bats runs beside this one).
+	[[ -n ${ROOT:-} ]] && { rmdir "$ROOT/uid_0" "$ROOT" 2>/dev/null; true; }
+	return 0
+}
+
+@test "library: a host's own child watches and its runs share one loop; every status is the right one" {
+	run "$HOST/host-loop"
+	assert_status 0
+	[[ $output == ok ]]
+}
+
+@test "library: in its leaf, a setsid'd grandchild holding the host's pipe dies at the deadline (EOF)" {
+	need_root || return
+	cg_detect
+	need_leaf
+	ROOT=$CG2/leashtest.library.$$.${BATS_SUITE_TEST_NUMBER:-0}
+	LEASH_CGROUP_ROOT=$ROOT run "$HOST/host-loop" leaf
+	assert_status 0
+	[[ $output == ok ]]
+}
+
+@test "library: a GLib program: g_child_watch_add's children and libleash's runs in one GMainContext, each its own status" {
+	local glib=${LEASH_SRCDIR:-$TOP}/build-glibc/host
+	[[ -x $glib/host-glib ]] || skip "no GLib host (build-glibc/host/host-glib: make check builds it where GLib is installed)"
+	run "$glib/host-glib"
+	assert_status 0
+	[[ $output == ok ]]
+}
+
+@test "library: built against glibc (GLIBC=1), the same hosts pass" {
+	local glib=${LEASH_SRCDIR:-$TOP}/build-glibc/host h
+	[[ -x $glib/host-loop ]] || skip "no glibc build of the host tests"
+	for h in host-loop host-threads host-reaper host-calls abi-client; do
+		run "$glib/$h"
+		[[ $status == 0 && $output == ok ]] || { echo "$h: $output"; false; }
+	done
+}
+
+@test "library: 8 threads, SIGCHLD blocked everywhere: threads, masks, handlers and fds as before, no child left" {
+	run "$HOST/host-threads"
+	assert_status 0
+	[[ $output == ok ]]
+}
+
+@test "library: a host reaping with waitpid(-1) in its SIGCHLD handler: statuses recovered (or lost), never wrong" {
+	run "$HOST/host-reaper"
+	assert_status 0
+	[[ $output == ok ]]
+}
+
+@test "library: a host with SIGCHLD ignored (the kernel reaps): statuses recovered (or lost), never wrong" {
+	run "$HOST/host-reaper" ignore
+	assert_status 0
+	[[ $output == ok ]]
+}
+
+@test "library: the calls: failed exec, bad arguments, another uid, a signal, a run freed while it runs" {
+	run "$HOST/host-calls"
+	assert_status 0
+	[[ $output == ok ]]
+}
+
+@test "library: a client built against the released header (API 1) links and runs against this archive" {
+	run "$HOST/abi-client"
+	assert_status 0
+	[[ $output == ok ]]
+}
+
+@test "library: libleash.a exports leash_* only and defines no malloc, printf or qsort of its own" {
+	command -v nm >/dev/null || skip "no nm"
+	run nm -g --defined-only "$LIBA"
+	assert_status 0
+	local names
+	names=$(awk 'NF == 3 { print $3 }' <<<"$output")
+	[[ -n $names ]]
+	run grep -v '^leash_' <<<"$names"
+	[[ -z $output ]] || { echo "exported beyond leash_*: $output"; false; }
+	# Not even as local definitions: the host's libc serves these.
+	run nm "$LIBA"
+	run grep -E ' [TtWw] (malloc|calloc|realloc|free|printf|fprintf|vfprintf|snprintf|vsnprintf|qsort|strstr)$' <<<"$output"
+	[[ -z $output ]] || { echo "its own: $output"; false; }
+}
+
+@test "library: make install-lib DESTDIR= puts header, archive, leash.pc and leash(3) where a packager expects them; a client builds from them" {
+	[[ ${LEASH_BUILDDIR:-$TOP/build} == "$TOP/build" ]] || skip "another build directory"
+	local d=$TMP/dest cc
+	run make -C "$TOP" --no-print-directory WERROR=1 install-lib DESTDIR="$d" prefix=/usr
+	assert_status 0
+	[[ -f $d/usr/include/leash.h && -f $d/usr/lib/libleash.a ]]
+	[[ -f $d/usr/lib/pkgconfig/leash.pc && -f $d/usr/share/man/man3/leash.3 ]]
+	[[ $(readlink "$d/usr/share/man/man3/leash_spawn.3") == leash.3 ]]
+	grep -qx 'Libs: -L${libdir} -lleash' "$d/usr/lib/pkgconfig/leash.pc"
+	grep -qx 'libdir=/usr/lib' "$d/usr/lib/pkgconfig/leash.pc"
+	cc=$(sed -n 's/^CC = //p' "$TOP/config.mk")
+	[[ -n $cc ]] || skip "no CC in config.mk"
+	# The example a host would write, from the installed files only.
+	run $cc -I"$d/usr/include" -o "$TMP/client" "$TOP/tests/host/abi-client.c" \
+		-DABI_HEADER='<leash.h>' -L"$d/usr/lib" -lleash -pthread
+	assert_status 0
+	run "$TMP/client"
+	assert_status 0
+	[[ $output == ok ]]
+}
