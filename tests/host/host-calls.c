@@ -58,7 +58,7 @@ static void as_user(void)
 	char buf[64] = "";
 	struct leash_outcome o;
 	leash_run_t *r;
-	int fds[2], saved, rc;
+	int fds[2], rc;
 	ssize_t n;
 
 	if (geteuid() != 0)
@@ -67,11 +67,7 @@ static void as_user(void)
 	CHECK(leash_attr_set_user(a, 65534, 65534, 1, &g) == 0, "set_user");
 	if (pipe(fds) < 0)
 		return;
-	saved = dup(1);
-	dup2(fds[1], 1);
-	rc = leash_spawn(&r, SH, argv, NULL, a);
-	dup2(saved, 1);
-	close(saved);
+	rc = spawn_stdout(&r, fds[1], SH, argv, a);
 	close(fds[1]);
 	leash_attr_destroy(a);
 	CHECK(rc == 0, "spawn as 65534: %d", rc);

@@ -144,11 +144,7 @@ static int loop_leaf(void)
 	    pipe(fds) < 0)
 		return printf("FAIL: setup\n"), 1;
 	/* The pipe's write end is the command's stdout. */
-	int saved = dup(1);
-	dup2(fds[1], 1);
-	rc = leash_spawn(&r, SH, argv, NULL, a);
-	dup2(saved, 1);
-	close(saved);
+	rc = spawn_stdout(&r, fds[1], SH, argv, a);
 	close(fds[1]);
 	leash_attr_destroy(a);
 	if (rc < 0)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "leash.h"
 
@@ -24,6 +25,20 @@ static int failures;
 		fflush(stdout); \
 	} \
 } while (0)
+
+/* leash_spawn with FD as the command's stdout: the host's own fd 1 is
+ * put back before this returns (the command inherits fd 1). */
+static inline int spawn_stdout(leash_run_t **r, int fd, const char *path,
+			       char *const argv[], const leash_attr_t *a)
+{
+	int saved = dup(1), rc;
+
+	dup2(fd, 1);
+	rc = leash_spawn(r, path, argv, NULL, a);
+	dup2(saved, 1);
+	close(saved);
+	return rc;
+}
 
 static inline struct timespec ms(long n)
 {
