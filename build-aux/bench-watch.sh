@@ -151,7 +151,10 @@ loss leash
 # a mount namespace of its own; the users and groups go at the end.
 cgre_users=()
 start_cgre() {
+	# The groups leash watch made above: v1's cpu mount, else cgroup2's
+	# (the places cleanup removes); never a new "cpu" group on cgroup2.
 	local d=/sys/fs/cgroup/cpu/leash
+	[[ -d $d ]] || d=/sys/fs/cgroup/leash
 	mkdir -p "$d/uid_$ua" "$d/uid_$ub" "$tmp/etc/cgrules.d" "$tmp/etc/cgconfig.d" "$tmp/run"
 	: >"$tmp/etc/cgconfig.conf"  # without it, it refuses to start
 	printf '%s\tcpu\tleash/uid_%s/\n' "lwb$ua" "$ua" "lwb$ub" "$ub" >"$tmp/etc/cgrules.conf"
