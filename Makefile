@@ -121,9 +121,9 @@ LIBCAP_A := $(if $(filter 1,$(SANITIZE) $(GLIBC)),,$(if $(filter build,$(LIBCAP)
 
 .PHONY: all check demo bench check-vm install install-lib install-strip uninstall \
 	clean distclean help deps FORCE
-# libleash and its host tests in native builds (a cross build's archive
-# and hosts are not checked yet: check-cross does not run library.bats).
-all: $(B)/leash $(LINKS) $(HELPERS) $(if $(ARCH),,$(B)/libleash.a $(HOST_TESTS) $(B)/leash.pc)
+# libleash and its host tests in every build: a cross build's archive
+# and hosts run under qemu-user in check-cross (tests/library.bats).
+all: $(B)/leash $(LINKS) $(HELPERS) $(B)/libleash.a $(HOST_TESTS) $(B)/leash.pc
 
 # Rebuild when the flags change (WERROR=1, CFLAGS=..., a new configure).
 # Programs are linked to a temporary name and renamed, so a test running
@@ -322,7 +322,7 @@ CROSS_ARCHS ?= aarch64 armhf
 CROSS_FILES ?= tests/timeout.bats tests/supervise.bats tests/prexec.bats \
 	tests/su.bats tests/ident.bats tests/env.bats tests/passwd.bats \
 	tests/hints.bats tests/arena.bats tests/cgroup-mountinfo.bats tests/sigsys.bats \
-	tests/cross.bats
+	tests/library.bats tests/cross.bats
 CROSS_WAITS ?= thread
 # One file at a time: qemu-user emulates every instruction, and the
 # timing tests were measured that way (make check runs four at once).
