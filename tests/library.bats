@@ -86,6 +86,17 @@ teardown() {
 	reaper_ok
 }
 
+@test "library: no pidfd (pidfd_open refused: the waiter thread), SIGCHLD ignored: every status lost, none wrong" {
+	local nosys=${NOSYS:-${LEASH_BUILDDIR:-$TOP/build}/nosys}
+	[[ -x $nosys ]] || skip "no nosys helper"
+	# fork + pidfd_open (LEASH_NO_CLONE3), pidfd_open ENOSYS as before
+	# Linux 5.3: the run waits by a thread and reaps by pid.
+	run "$nosys" pidfd_open -- "$HOST/host-reaper" ignore fork
+	assert_status 0
+	[[ ${lines[0]} == ok && ${#lines[@]} == 2 ]]
+	[[ ${lines[1]} == "lost 3 of 3: no pidfd here (pidfd_open: Function not implemented)" ]]
+}
+
 # host-reaper's "ok": every status recovered; "ok" then "lost N of 3:
 # WHY": what it checks held, but this kernel or emulator cannot give a
 # stolen status back (PIDFD_INFO_EXIT), which it says.

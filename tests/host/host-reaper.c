@@ -4,8 +4,9 @@
  * the kernel reaps them).  The runs' statuses are stolen before the
  * library can reap: they come back through the pidfd where the kernel
  * keeps them (PIDFD_INFO_EXIT, Linux >= 6.15), flagged recovered, else
- * the result is lost (a second line says why: the kernel, or an
- * emulator that refuses PIDFD_GET_INFO); never a wrong status.  The deadline still works
+ * the result is lost (a second line says why: the kernel, an emulator
+ * that refuses PIDFD_GET_INFO, or no pidfd at all); never a wrong
+ * status.  usage: host-reaper [handler|ignore [fork]]  The deadline still works
  * (signals go through the pidfd, never to a pid the host reaped), and
  * the host's handler is the one in place after. */
 #define _GNU_SOURCE
@@ -62,10 +63,14 @@ static const char *no_recovery(void)
 		return why;
 	}
 	fd = (int)syscall(SYS_pidfd_open, getpid(), 0U);
-	rc = fd < 0 ? -1 : ioctl(fd, PROBE_GET_INFO, &info);
+	if (fd < 0) {
+		snprintf(why, sizeof why, "no pidfd here (pidfd_open: %s)",
+			 strerror(errno));
+		return why;
+	}
+	rc = ioctl(fd, PROBE_GET_INFO, &info);
 	err = errno;
-	if (fd >= 0)
-		close(fd);
+	close(fd);
 	if (rc == 0)
 		return NULL;
 	snprintf(why, sizeof why, "kernel %s, but PIDFD_GET_INFO is refused "
@@ -74,9 +79,11 @@ static const char *no_recovery(void)
 }
 
 /* One run of CODE: the EXPECTED result and status, or lost. */
+static unsigned flags;
+
 static void one(const char *code, long deadline, int result, int status)
 {
-	leash_attr_t *a = attr_deadline(deadline, 0, 0);
+	leash_attr_t *a = attr_deadline(deadline, 0, flags);
 	char *argv[] = { "sh", "-c", (char *)code, NULL };
 	struct leash_outcome o;
 	leash_run_t *r;
@@ -108,6 +115,10 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = ignore ? SIG_IGN : on_chld,
 				.sa_flags = SA_RESTART }, now;
 
+	/* "fork": fork + pidfd_open, so that a filter refusing pidfd_open
+	 * leaves the run no pidfd (the waiter thread's path). */
+	if (argc > 2 && !strcmp(argv[2], "fork"))
+		flags = LEASH_NO_CLONE3;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGCHLD, &sa, NULL);
 	one("exit 7", 0, LEASH_EXITED, 7);
