@@ -316,8 +316,9 @@ LINK_CHECK = $(if $(ELF_MACHINE),READELF='$(READELF)' $(srcdir)/build-aux/cross.
 
 # The bats files qemu-user can run (not the cgroup ones: under qemu those
 # test the host's kernel, which make check does), once per target, with
-# the waiter strategies in CROSS_WAITS; and cross.bats, the build's own
-# guards, once the target's toolchain is there.
+# the waiter strategies in CROSS_WAITS; library.bats, the target's
+# libleash.a and its host programs, each started by the emulator; and
+# cross.bats, the build's own guards, once the target's toolchain is there.
 CROSS_ARCHS ?= aarch64 armhf
 CROSS_FILES ?= tests/timeout.bats tests/supervise.bats tests/prexec.bats \
 	tests/su.bats tests/ident.bats tests/env.bats tests/passwd.bats \

@@ -150,6 +150,7 @@ chmod -R go+rX "$tmp"
 printf '%s\n' "$list" >"$tmp/skip"
 
 emulator=$("$q" --version | sed -n '1s/ *(.*//p')
+emulator=${emulator:-${qemu##*/}}
 echo "== check-cross $arch: $("$tmp/bin/leash" --version | head -n 1) under ${qemu##*/} ($emulator)"
 # LEASH_EMULATOR: the tests run under an emulator (its name and version),
 # for those that must tell an emulator's refusal from the kernel's.
