@@ -121,9 +121,9 @@ LIBCAP_A := $(if $(filter 1,$(SANITIZE) $(GLIBC)),,$(if $(filter build,$(LIBCAP)
 
 .PHONY: all check demo bench check-vm install install-lib install-strip uninstall \
 	clean distclean help deps FORCE
-# libleash and its host tests in native builds (a cross build's archive
-# and hosts are not checked yet: check-cross does not run library.bats).
-all: $(B)/leash $(LINKS) $(HELPERS) $(if $(ARCH),,$(B)/libleash.a $(HOST_TESTS) $(B)/leash.pc)
+# libleash and its host tests in every build: a cross build's archive
+# and hosts run under qemu-user in check-cross (tests/library.bats).
+all: $(B)/leash $(LINKS) $(HELPERS) $(B)/libleash.a $(HOST_TESTS) $(B)/leash.pc
 
 # Rebuild when the flags change (WERROR=1, CFLAGS=..., a new configure).
 # Programs are linked to a temporary name and renamed, so a test running
@@ -316,13 +316,14 @@ LINK_CHECK = $(if $(ELF_MACHINE),READELF='$(READELF)' $(srcdir)/build-aux/cross.
 
 # The bats files qemu-user can run (not the cgroup ones: under qemu those
 # test the host's kernel, which make check does), once per target, with
-# the waiter strategies in CROSS_WAITS; and cross.bats, the build's own
-# guards, once the target's toolchain is there.
+# the waiter strategies in CROSS_WAITS; library.bats, the target's
+# libleash.a and its host programs, each started by the emulator; and
+# cross.bats, the build's own guards, once the target's toolchain is there.
 CROSS_ARCHS ?= aarch64 armhf
 CROSS_FILES ?= tests/timeout.bats tests/supervise.bats tests/prexec.bats \
 	tests/su.bats tests/ident.bats tests/env.bats tests/passwd.bats \
 	tests/hints.bats tests/arena.bats tests/cgroup-mountinfo.bats tests/sigsys.bats \
-	tests/cross.bats
+	tests/library.bats tests/cross.bats
 CROSS_WAITS ?= thread
 # One file at a time: qemu-user emulates every instruction, and the
 # timing tests were measured that way (make check runs four at once).

@@ -125,13 +125,36 @@ for p in "${progs[@]}"; do
 	"$hostcc" -O2 -DQEMU="\"$q\"" -DTARGET="\"$tmp/target/$p\"" "${flags[@]}" \
 		-o "$tmp/bin/$p" "$src/build-aux/qemu-wrap.c" || die "cannot build the qemu wrapper"
 done
+# libleash's host tests (tests/library.bats), each the target's build
+# under its own wrapper; the archive itself for the shape tests, read
+# with the target's nm.
+if [[ -d $bdir/host ]]; then
+	mkdir -p "$tmp/target/host" "$tmp/bin/host"
+	for h in "$bdir"/host/*; do
+		[[ -x $h && -f $h ]] || continue
+		n=${h##*/}
+		cp "$h" "$tmp/target/host/$n"
+		"$hostcc" -O2 -DQEMU="\"$q\"" -DTARGET="\"$tmp/target/host/$n\"" \
+			-o "$tmp/bin/host/$n" "$src/build-aux/qemu-wrap.c" ||
+			die "cannot build the qemu wrapper"
+	done
+fi
+[[ -f $bdir/libleash.a ]] && cp "$bdir/libleash.a" "$tmp/bin/"
+readelf=$(sed -n 's/^READELF = //p' "$bdir/config.mk" 2>/dev/null)
+nm=${readelf%readelf}nm
+command -v "$nm" >/dev/null 2>&1 || nm=nm
 ln -s leash "$tmp/bin/timeout"
 ln -s leash "$tmp/bin/su"
 chmod -R go+rX "$tmp"
 
 printf '%s\n' "$list" >"$tmp/skip"
 
-echo "== check-cross $arch: $("$tmp/bin/leash" --version | head -n 1) under ${qemu##*/}"
+emulator=$("$q" --version | sed -n '1s/ *(.*//p')
+emulator=${emulator:-${qemu##*/}}
+echo "== check-cross $arch: $("$tmp/bin/leash" --version | head -n 1) under ${qemu##*/} ($emulator)"
+# LEASH_EMULATOR: the tests run under an emulator (its name and version),
+# for those that must tell an emulator's refusal from the kernel's.
+LEASH_EMULATOR=$emulator NM=$nm \
 LEASH=$tmp/bin/leash TIMEOUT=$tmp/bin/timeout SU=$tmp/bin/su \
 	PROBE=$tmp/bin/probe LEASH_BUILDDIR=$tmp/bin LEASH_SRCDIR=$src \
 	LEASH_SKIP_LIST=$tmp/skip "$src/build-aux/check.sh"

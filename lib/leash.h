@@ -176,7 +176,8 @@ enum leash_result {
 	LEASH_OOM_KILLED,       /* the OOM killer, in its leaf */
 	LEASH_FAILED,           /* failed before exec: stage, error */
 	LEASH_LOST,             /* reaped by the host; the kernel cannot
-				 * tell the status (before 6.15) */
+				 * tell the status (before 6.15, or
+				 * no pidfd) */
 };
 
 enum leash_stage {              /* where a LEASH_FAILED child stopped */

@@ -928,16 +928,21 @@ static int reap_recover(int pidfd, siginfo_t *si)
 /* The one reap.  Through the pidfd where there is one (only our child,
  * whatever the host reaps), with the child's rusage (the kernel's
  * waitid takes a fifth argument); ECHILD there: the host reaped it,
- * its status read back, else the outcome says lost. */
+ * its status read back, else the outcome says lost (without a pidfd,
+ * always: a status made up from ECHILD would be a wrong one). */
 static int reap(struct watch *w, struct outcome *out, siginfo_t *si)
 {
 	struct rusage ru;
 	long rc;
 
 	if (w->pidfd < 0) {
-		while (waitid(P_PID, (id_t)w->pid, si, WEXITED) < 0)
+		while (waitid(P_PID, (id_t)w->pid, si, WEXITED) < 0) {
+			/* A host took it (no pidfd: no status to read back). */
+			if (errno == ECHILD && w->plan->in_host)
+				return out->lost = true, 0;
 			if (errno != EINTR)
 				return -1;
+		}
 		return 0;
 	}
 	while ((rc = syscall(SYS_waitid, P_PIDFD, w->pidfd, si, WEXITED,

@@ -24,7 +24,7 @@ struct figures fig;
 
 static const char *const target_names[] = {
 	"true", "stamp", "sleeper", "holder", "slowsup", "minsup", "mincg",
-	"minrep",
+	"minrep", "libemu",
 	NULL
 };
 
@@ -135,7 +135,7 @@ static void usage(void)
 	      "             [--qemu QEMU] [--variant LEASH]...\n"
 	      "       bench --selftest\n"
 	      "sections: launch,latency,overshoot,memory,size,scale,stress,"
-	      "fair\n", stderr);
+	      "fair,relay,watch,library\n", stderr);
 	exit(2);
 }
 
@@ -249,6 +249,7 @@ static void figures_init(void)
 	fig.t_ratio = fig.u_ratio = fig.thread_vs_pidfd = NAN;
 	fig.t_vs_floor = fig.u_off_ratio = NAN;
 	fig.qemu_t_vs_floor = fig.qemu_t_vs_floor_cpu = NAN;
+	fig.lib_to_timeout = fig.qemu_lib_to_timeout = NAN;
 	fig.relay_vs_su = fig.relay_rss_kib = NAN;
 	fig.cg_vs_floor = fig.cg_vs_floor_cpu = NAN;
 	fig.t_ratio_cpu = fig.u_ratio_cpu = fig.thread_vs_pidfd_cpu = NAN;
@@ -266,6 +267,8 @@ int main(int argc, char **argv)
 	const char *me = base_name(argv[0]);
 	int64_t t0;
 
+	if (!strcmp(me, "libemu"))
+		return library_emulated(argc, argv);
 	for (int i = 0; target_names[i]; i++)
 		if (!strcmp(me, target_names[i]))
 			return target_main(me, argc, argv);

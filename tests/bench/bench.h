@@ -124,6 +124,9 @@ void sec_fair(const struct setup *s);
 void sec_relay(const struct setup *s);
 void sec_watch(const struct setup *s);
 void sec_library(const struct setup *s);
+/* bench run as `libemu` under qemu-user: the library section's emulated
+ * launches (library.c). */
+int library_emulated(int argc, char **argv);
 void sec_targets(void);
 
 /* One measurement each, for the self-test.  timing_exit: latency and
@@ -147,6 +150,8 @@ struct figures {
 	double t_vs_floor;          /* leash -t overhead / minimal supervisor's */
 	double qemu_t_vs_floor;     /* the same, both under qemu-user */
 	double qemu_t_vs_floor_cpu;
+	double lib_to_timeout;      /* libleash overhead / exec'ing timeout's */
+	double qemu_lib_to_timeout; /* the same, in an emulated process */
 	double u_off_ratio;         /* leash -u --cgroup=off / setpriv's */
 	double relay_vs_su;         /* pty relay time / util-linux su --pty's */
 	double relay_rss_kib;       /* leash's Rss while it relays */

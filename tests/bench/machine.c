@@ -127,6 +127,10 @@ void sec_targets(void)
 	       fig.t_vs_floor, "x");
 	target("qemu_t_vs_floor", "the same, both under qemu-user", 1.5,
 	       fig.qemu_t_vs_floor, "x");
+	target("library_to_timeout", "libleash overhead / exec'ing timeout's",
+	       0.05, fig.lib_to_timeout, "x");
+	target("qemu_library_to_timeout", "the same, in a qemu-user process",
+	       0.05, fig.qemu_lib_to_timeout, "x");
 	target("u_off_ratio", "leash -u nobody --cgroup=off / setpriv chain's",
 	       0.18, fig.u_off_ratio, "x");
 	target("u_ratio", "leash -u nobody (cgroup) / setpriv chain's", 0.15,

@@ -3,7 +3,8 @@
  * as LEASH_FAILED with its stage and errno, nothing else; bad arguments
  * are -EINVAL and change nothing; as root, leash_attr_set_user runs the
  * command as that uid, gid and groups; a run freed while it runs is
- * killed and reaped; leash_run_signal reaches the command. */
+ * killed and reaped; leash_run_signal reaches the command.  With
+ * "paths": the fallbacks of a plain run, printed (see paths()). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -133,8 +134,37 @@ static void fallbacks(void)
 	}
 }
 
-int main(void)
+/* "paths": the path a plain run took, for library.bats to hold against
+ * what the kernel (or the emulator) offers: one line, the result, the
+ * status and the fallbacks the outcome names (none, or clone3: fork
+ * then pidfd_open; pidfd: the waiter thread). */
+static int paths(void)
 {
+	char *argv[] = { "sh", "-c", "exit 9", NULL };
+	unsigned named = LEASH_FALLBACK_CLONE3 | LEASH_FALLBACK_PIDFD;
+	struct leash_outcome o;
+	leash_run_t *r;
+	int rc = leash_spawn(&r, SH, argv, NULL, NULL);
+
+	if (rc < 0)
+		return printf("spawn: %s\n", strerror(-rc)), 1;
+	leash_run_wait(r, 5000);
+	outcome_of(r, &o);
+	printf("%s %d fallbacks:%s%s%s", leash_result_name(o.result),
+	       o.status, o.fallbacks ? "" : " none",
+	       o.fallbacks & LEASH_FALLBACK_CLONE3 ? " clone3" : "",
+	       o.fallbacks & LEASH_FALLBACK_PIDFD ? " pidfd" : "");
+	if (o.fallbacks & ~named)
+		printf(" %#x", o.fallbacks & ~named);
+	printf("\n");
+	leash_run_free(r);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "paths"))
+		return paths();
 	failed_exec();
 	fallbacks();
 	bad_arguments();
