@@ -92,6 +92,7 @@ void account_plan(struct plan *p, const char *why_none)
 	/* A pointer, not a copy: no stdio on the path of a plain -t. */
 	ac.why = why_none ? why_none : ac.why_none;
 	p->cg_why_none = ac.why;
+	p->cg.warn = diag_warn;
 	/* The notes carry the reason: take them whenever it may be told. */
 	if (p->account || p->cg.weight || p->cg_root_asked) {
 		p->cg.verbose = true;
