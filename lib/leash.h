@@ -165,7 +165,10 @@ int leash_run_signal(leash_run_t *run, int sig, unsigned flags);
  * removed.  NULL is nothing. */
 void leash_run_free(leash_run_t *run);
 
-/* ---- the outcome: leash --report's fields ---- */
+/* ---- the outcome: leash --report's fields ----
+ * leash(1) writes its --report from this structure: what the report
+ * says of a run, a host reads here; leash(1) adds only what it alone
+ * knows (its command line, identity, cgroup paths, pty, --idle). */
 
 enum leash_result {
 	LEASH_RUNNING,          /* not ended yet */

@@ -69,9 +69,10 @@ static void tally_of(const struct tally *t, struct leash_outcome *o)
 		o->kills_failed[i] = (struct leash_kill_failed){
 			t->failed[i].sig, target_of(t->failed[i].what),
 			t->failed[i].err };
-	if (!t->left_seen)
-		return;
-	o->flags |= LEASH_OUT_LEFT_SEEN;
+	/* The counts even where the look was cut short (a walk that
+	 * failed half-way): --report gives them so. */
+	if (t->left_seen)
+		o->flags |= LEASH_OUT_LEFT_SEEN;
 	o->leftovers_seen = t->nleft + t->left_dropped;
 	o->leftovers_killed = t->leftovers;
 	for (unsigned i = 0; i < t->nleft; i++) {
