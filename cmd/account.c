@@ -158,13 +158,10 @@ void account_start(void)
 			  "a number without a passwd entry" : "an Android id");
 }
 
-/* The run as the library's outcome says (O, from leash_run_outcome),
- * and what only leash knows of it: whether --idle or --stall was the
- * deadline that ended it. */
-static void classify(struct report *r, const struct leash_outcome *o,
-		     const struct outcome *out)
+/* What only leash knows of a run its outcome says timed out: whether
+ * --idle or --stall was the deadline that ended it. */
+static void classify(struct report *r, const struct outcome *out)
 {
-	r->out = o;
 	r->ended_by = out->fired == PROGRESS_IDLE ? RESULT_IDLE :
 		      out->fired == PROGRESS_STALL ? RESULT_STALLED : 0;
 }
@@ -178,6 +175,8 @@ static void where(struct report *r)
 	r->pty = p->pty != NULL;
 	r->deadline_from = duration_is_zero(&p->deadline) ? NULL :
 			   p->deadline_inherited ? BUDGET_ENV : "option";
+	/* leash's own, taken around the launch: the launch's are its
+	 * outcome's (report.c lists both). */
 	r->fallbacks = fallback_taken;
 	r->sd_unit = cg->unit[0] ? cg->unit : NULL;
 	/* The paths outlive cgroup_release (which clears active); "" when
@@ -376,7 +375,7 @@ static void account_write(struct report *r)
 	struct jbuf b;
 
 	ac.done = true;
-	if (ac.plan && ac.plan->verbose && r->out) {
+	if (ac.plan && ac.plan->verbose && r->ran && r->out) {
 		say_leftovers(r->out);
 		summary(r);
 	}
@@ -408,10 +407,13 @@ int account_finish(const struct outcome *out, bool ran, int status)
 	identity(&r);
 	where(&r);
 	limits(&r);
-	/* A command that ran: the library's outcome of it, the one source
-	 * of what the report says of the run. */
-	if (ran && run_outcome(&o) == 0)
-		classify(&r, &o, out);
+	/* The library's outcome of the launch: the one source of what the
+	 * report says of the run. */
+	if (run_outcome(&o) == 0)
+		r.out = &o;
+	r.ran = ran;
+	if (ran)
+		classify(&r, out);
 	r.exit_status = status;
 	r.reraised = ran && outcome_reraises(p, out);
 	wall(&r);
@@ -433,6 +435,7 @@ int account_finish(const struct outcome *out, bool ran, int status)
 static void account_on_die(int status)
 {
 	struct report r = { 0 };
+	struct leash_outcome o;
 
 	if (ac.done || getpid() != ac.pid)
 		return;
@@ -442,7 +445,10 @@ static void account_on_die(int status)
 		where(&r);
 		limits(&r);
 	}
-	r.exit_status = status;         /* no outcome: "failed" */
+	/* A launch under way: its tree and fallbacks (nothing ran). */
+	if (run_outcome(&o) == 0)
+		r.out = &o;
+	r.exit_status = status;
 	wall(&r);
 	r.error = diag_last();
 	account_write(&r);

@@ -376,6 +376,8 @@ int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err)
 	rc = run_once(plan, out, err, &ss);
 
 	if (rc == 0 && run_again_without_cgroup(plan, out, err, &ss)) {
+		/* The first try's fallbacks stay in the report: leash's own. */
+		fallback_taken |= run.fallbacks;
 		plan->cg.kill_leftovers = kill_leftovers;
 		rc = run_once(plan, out, err, &ss);
 	}

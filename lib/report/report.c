@@ -332,6 +332,12 @@ static const char *tree_name(const struct report *r)
 	}
 }
 
+/* The outcome of a command that ran; NULL else. */
+static const struct leash_outcome *ran(const struct report *r)
+{
+	return r->ran ? r->out : NULL;
+}
+
 static unsigned min_u(unsigned a, unsigned b)
 {
 	return a < b ? a : b;
@@ -487,7 +493,7 @@ static void put_fallbacks(struct jbuf *b, unsigned taken)
 
 static void put_fate(struct jbuf *b, bool *first, const struct report *r)
 {
-	const struct leash_outcome *o = r->out;
+	const struct leash_outcome *o = ran(r);
 	bool sig = o && o->flags & LEASH_OUT_SIGNAL;
 	bool core = sig && o->flags & LEASH_OUT_CORE;
 
@@ -531,7 +537,7 @@ static void put_progress(struct jbuf *b, bool *first, const struct report *r)
 
 static void put_cost(struct jbuf *b, bool *first, const struct report *r)
 {
-	const struct leash_outcome *o = r->out;
+	const struct leash_outcome *o = ran(r);
 	unsigned from = o ? o->flags & (LEASH_OUT_CPU_CGROUP |
 					LEASH_OUT_CPU_RUSAGE) : 0;
 
@@ -573,7 +579,7 @@ bool report_limited(const struct report *r)
  * "measured": the leaf's counters, null each the kernel lacks. */
 static void put_limits(struct jbuf *b, bool *first, const struct report *r)
 {
-	const struct leash_outcome *o = r->out;
+	const struct leash_outcome *o = ran(r);
 	bool inner = true;
 
 	jb_key(b, first, "limits");
@@ -610,7 +616,7 @@ static void put_limits(struct jbuf *b, bool *first, const struct report *r)
 
 int report_format(const struct report *r, struct jbuf *b)
 {
-	const struct leash_outcome *o = r->out;
+	const struct leash_outcome *o = ran(r);
 	unsigned listed;
 	bool first = true;
 
@@ -632,7 +638,7 @@ int report_format(const struct report *r, struct jbuf *b)
 	jb_key(b, &first, "deadline_from");
 	jb_str(b, r->deadline_from);
 	jb_key(b, &first, "fallbacks");
-	put_fallbacks(b, r->fallbacks | (o ? o->fallbacks : 0));
+	put_fallbacks(b, r->fallbacks | (r->out ? r->out->fallbacks : 0));
 	put_fate(b, &first, r);
 	put_progress(b, &first, r);
 	jb_key(b, &first, "signals_sent");
@@ -659,7 +665,7 @@ int report_format(const struct report *r, struct jbuf *b)
 
 enum report_result report_result(const struct report *r)
 {
-	const struct leash_outcome *o = r->out;
+	const struct leash_outcome *o = ran(r);
 
 	switch (o ? o->result : LEASH_FAILED) {
 	case LEASH_EXITED:

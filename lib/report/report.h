@@ -58,9 +58,11 @@ enum report_result report_result_of(const struct outcome *out);
  * what only leash(1) knows (its command line, identity, cgroup paths,
  * pty, deadline's origin, --idle and --stall, its own exit status). */
 struct report {
-	/* The command's run, from leash_run_outcome; NULL: no command ran
-	 * (leash failed before it, or the child before its exec). */
+	/* The launch, from leash_run_outcome (NULL: none was made), and
+	 * whether its command ran (else leash, or the child before its
+	 * exec, failed: of OUT only the tree and the fallbacks are said). */
 	const struct leash_outcome *out;
+	bool ran;
 	char *const *argv;      /* the command's; NULL: not known yet */
 	/* Identity: SOURCE "passwd", "number", "android", or "caller"
 	 * (no -u); NULL: not resolved yet. */
@@ -84,7 +86,7 @@ struct report {
 	bool pty;
 	const char *deadline_from;  /* "option", "LEASH_DEADLINE" or NULL */
 	unsigned fallbacks;     /* enum fallback bits leash(1) took around the
-				 * run; listed by name with OUT's */
+				 * launch; listed by name with OUT's */
 	/* RESULT_IDLE or RESULT_STALLED: --idle or --stall was the deadline
 	 * of a run OUT says timed out; 0: the deadline itself. */
 	enum report_result ended_by;

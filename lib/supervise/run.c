@@ -20,8 +20,9 @@
 #include "sys/sys.h"
 
 /* The fallbacks a call takes are gathered per thread (fallback.h); a
- * run's calls hand them to the run, and in a host leave the thread's
- * as they found them. */
+ * run's calls hand them to the run and leave the thread's as they found
+ * them: the run's outcome is the one place that names them (leash(1)'s
+ * report too, beside the ones leash took around the run). */
 static unsigned scope_enter(void)
 {
 	unsigned saved = fallback_taken;
@@ -33,7 +34,7 @@ static unsigned scope_enter(void)
 static void scope_leave(struct leash_run *r, unsigned saved)
 {
 	r->fallbacks |= fallback_taken;
-	fallback_taken = r->plan->in_host ? saved : saved | fallback_taken;
+	fallback_taken = saved;
 }
 
 void run_init(struct leash_run *r, struct plan *plan, enum waiter_kind kind)
