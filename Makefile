@@ -117,13 +117,15 @@ BENCH_OBJS := $(patsubst $(srcdir)/%.c,$(B)/obj/%.o,$(BENCH_SRCS))
 LINKS := $(B)/timeout $(B)/su
 HOST_SRCS := $(sort $(wildcard $(srcdir)/tests/host/*.c))
 HOST_TESTS := $(patsubst $(srcdir)/tests/host/%.c,$(B)/host/%,$(HOST_SRCS))
+INSIDE_SRCS := $(sort $(wildcard $(srcdir)/tests/host/inside/*.c))
+INSIDE_TESTS := $(patsubst $(srcdir)/tests/host/inside/%.c,$(B)/host/inside-%,$(INSIDE_SRCS))
 LIBCAP_A := $(if $(filter 1,$(SANITIZE) $(GLIBC)),,$(if $(filter build,$(LIBCAP)),$(B)/libcap/lib/libcap.a))
 
 .PHONY: all check demo bench check-vm install install-lib install-strip uninstall \
 	clean distclean help deps FORCE
 # libleash and its host tests in every build: a cross build's archive
 # and hosts run under qemu-user in check-cross (tests/library.bats).
-all: $(B)/leash $(LINKS) $(HELPERS) $(B)/libleash.a $(HOST_TESTS) $(B)/leash.pc
+all: $(B)/leash $(LINKS) $(HELPERS) $(B)/libleash.a $(HOST_TESTS) $(INSIDE_TESTS) $(B)/leash.pc
 
 # Rebuild when the flags change (WERROR=1, CFLAGS=..., a new configure).
 # Programs are linked to a temporary name and renamed, so a test running
@@ -218,6 +220,16 @@ $(B)/host/%: $(srcdir)/tests/host/%.c $(B)/libleash.a $(srcdir)/lib/leash.h
 	@echo "  CC      $< (host)"
 	$(Q)$(BUILD_CC) -I$(srcdir)/lib $(CPPFLAGS_AUTO) $(LIBLEASH_CFLAGS) $(HOST_LDFLAGS) \
 		-o $@.tmp $< $(B)/libleash.a -pthread $(LIBS)
+	$(Q)mv -f $@.tmp $@
+
+# White-box hosts (tests/host/inside/*.c): lib/'s objects as the archive
+# has them, but with their internal names, to see what a host cannot (a
+# failed step's message).
+$(B)/host/inside-%: $(srcdir)/tests/host/inside/%.c $(LIBLEASH_OBJS)
+	@mkdir -p $(@D)
+	@echo "  CC      $< (white-box host)"
+	$(Q)$(BUILD_CC) -I$(srcdir)/lib $(ALL_CPPFLAGS) $(LIBLEASH_CFLAGS) $(HOST_LDFLAGS) \
+		-o $@.tmp $< $(LIBLEASH_OBJS) $(LIBLEASH_CAP) -pthread $(LIBS)
 	$(Q)mv -f $@.tmp $@
 
 # The GLib host (tests/host-glib/): GLib's child watches beside libleash's

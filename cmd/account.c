@@ -92,6 +92,7 @@ void account_plan(struct plan *p, const char *why_none)
 	/* A pointer, not a copy: no stdio on the path of a plain -t. */
 	ac.why = why_none ? why_none : ac.why_none;
 	p->cg_why_none = ac.why;
+	p->cg.warn = diag_warn;
 	/* The notes carry the reason: take them whenever it may be told. */
 	if (p->account || p->cg.weight || p->cg_root_asked) {
 		p->cg.verbose = true;
@@ -157,23 +158,12 @@ void account_start(void)
 			  "a number without a passwd entry" : "an Android id");
 }
 
-/* What ended a command that timed out: the deadline, or --idle or
- * --stall as one (with -k's KILL after it or not). */
-static void classify(struct report *r, const struct outcome *out, bool ran)
+/* What only leash knows of a run its outcome says timed out: whether
+ * --idle or --stall was the deadline that ended it. */
+static void classify(struct report *r, const struct outcome *out)
 {
-	if (!ran) {
-		r->result = RESULT_FAILED;
-		return;
-	}
-	r->have_status = true;
-	r->tally = &out->tally;
-	r->result = report_result_of(out);
-	if (out->code == CLD_EXITED) {
-		r->status = out->status;
-		return;
-	}
-	r->signal = out->status;
-	r->core = out->code == CLD_DUMPED;
+	r->ended_by = out->fired == PROGRESS_IDLE ? RESULT_IDLE :
+		      out->fired == PROGRESS_STALL ? RESULT_STALLED : 0;
 }
 
 static void where(struct report *r)
@@ -185,6 +175,8 @@ static void where(struct report *r)
 	r->pty = p->pty != NULL;
 	r->deadline_from = duration_is_zero(&p->deadline) ? NULL :
 			   p->deadline_inherited ? BUDGET_ENV : "option";
+	/* leash's own, taken around the launch: the launch's are its
+	 * outcome's (report.c lists both). */
 	r->fallbacks = fallback_taken;
 	r->sd_unit = cg->unit[0] ? cg->unit : NULL;
 	/* The paths outlive cgroup_release (which clears active); "" when
@@ -222,33 +214,22 @@ static void limits(struct report *r)
 		r->limits[i] = given(cg->limits[i]);
 }
 
-/* What the leaf measured. */
-static void usage(struct report *r, const struct outcome *out)
-{
-	if (!out->have_usage)
-		return;
-	r->have_usage = true;
-	r->memory_peak = out->usage.memory_peak;
-	r->oom_kills = out->usage.oom_kills;
-	r->pids_peak = out->usage.pids_peak;
-	r->throttled_us = out->usage.throttled_us;
-}
-
 static void wall(struct report *r)
 {
 	r->wall = timespec_since(run_started());
 }
 
-/* "TERM to 3 processes, KILL to 1 process" from the tally. */
-static void sent_text(char *buf, size_t size, const struct tally *t)
+/* "TERM to 3 processes, KILL to 1 process" from the outcome. */
+static void sent_text(char *buf, size_t size, const struct leash_outcome *o)
 {
 	size_t at = 0;
 	char name[16];
 
 	buf[0] = '\0';
-	for (unsigned i = 0; t && i < t->nsent && at < size; i++) {
-		const struct tally_sent *s = &t->sent[i];
-		if (s->why == TALLY_LEFTOVERS)
+	for (unsigned i = 0; o && i < o->nsignals && i < LEASH_OUT_MAX_SIGNALS &&
+	     at < size; i++) {
+		const struct leash_signal_sent *s = &o->sent[i];
+		if (s->why == LEASH_WHY_LEFTOVERS)
 			continue;
 		at += (size_t)snprintf(buf + at, size - at, "%s%s to %u process%s",
 				       at ? ", " : ": ", signal_name(s->sig, name,
@@ -259,29 +240,32 @@ static void sent_text(char *buf, size_t size, const struct tally *t)
 
 /* -v: what the command left running, by pid and name (a name is the
  * target's to choose: no control character reaches the terminal). */
-static void say_leftovers(const struct tally *t)
+static void say_leftovers(const struct leash_outcome *o)
 {
 	char line[512];
 	size_t at = 0;
-	unsigned n = t ? t->nleft + t->left_dropped : 0;
+	unsigned n = o ? o->leftovers_seen : 0;
 
 	if (!n)
 		return;
 	line[0] = '\0';
-	for (unsigned i = 0; i < t->nleft && at < sizeof line; i++) {
-		char name[sizeof t->left[i].name];
+	for (unsigned i = 0; i < n && i < LEASH_OUT_MAX_LEFT &&
+	     at < sizeof line; i++) {
+		char name[sizeof o->left[i].name + 1];
 		size_t k;
-		for (k = 0; k + 1 < sizeof name && t->left[i].name[k]; k++) {
-			unsigned char c = (unsigned char)t->left[i].name[k];
+		for (k = 0; k + 1 < sizeof name && k < sizeof o->left[i].name &&
+		     o->left[i].name[k]; k++) {
+			unsigned char c = (unsigned char)o->left[i].name[k];
 			name[k] = c < 0x20 || c == 0x7f ? '?' : (char)c;
 		}
 		name[k] = '\0';
 		at += (size_t)snprintf(line + at, sizeof line - at, "%s%ld (%s)",
-				       i ? ", " : "", (long)t->left[i].pid, name);
+				       i ? ", " : "", (long)o->left[i].pid, name);
 	}
-	if (t->left_dropped && at < sizeof line)
-		snprintf(line + at, sizeof line - at, ", %u more", t->left_dropped);
-	if (t->leftovers)
+	if (n > LEASH_OUT_MAX_LEFT && at < sizeof line)
+		snprintf(line + at, sizeof line - at, ", %u more",
+			 n - LEASH_OUT_MAX_LEFT);
+	if (o->leftovers_killed)
 		diag_warn("killed %u leftover process%s: %s", n,
 			  n == 1 ? "" : "es", line);
 	else
@@ -293,31 +277,33 @@ static void say_leftovers(const struct tally *t)
  * what a leaf with limits measured (the counters the kernel has). */
 static void say_usage(char *buf, size_t size, const struct report *r)
 {
+	const struct leash_outcome *o = r->out;
 	size_t at = 0;
 
 	buf[0] = '\0';
-	if (!r->have_usage || !report_limited(r))
+	if (!o || !(o->flags & LEASH_OUT_MEASURED) || !report_limited(r))
 		return;
-	if (r->memory_peak >= 0)
+	if (o->memory_peak >= 0)
 		at += (size_t)snprintf(buf + at, size - at, ", memory peak "
-				       "%lld.%lld MiB", r->memory_peak >> 20,
-				       (r->memory_peak & 0xfffff) * 10 >> 20);
-	if (r->oom_kills > 0 && at < size)
+				       "%lld.%lld MiB", o->memory_peak >> 20,
+				       (o->memory_peak & 0xfffff) * 10 >> 20);
+	if (o->oom_kills > 0 && at < size)
 		at += (size_t)snprintf(buf + at, size - at, ", %lld OOM kill%s",
-				       r->oom_kills, r->oom_kills == 1 ? "" : "s");
-	if (r->pids_peak >= 0 && at < size)
+				       o->oom_kills, o->oom_kills == 1 ? "" : "s");
+	if (o->pids_peak >= 0 && at < size)
 		at += (size_t)snprintf(buf + at, size - at, ", pids peak %lld",
-				       r->pids_peak);
-	if (r->throttled_us >= 0 && r->limits[CGROUP_LIMIT_CPU] && at < size)
+				       o->pids_peak);
+	if (o->throttled_us >= 0 && r->limits[CGROUP_LIMIT_CPU] && at < size)
 		snprintf(buf + at, size - at, ", throttled %lld.%02lld s",
-			 r->throttled_us / 1000000,
-			 r->throttled_us % 1000000 / 10000);
+			 o->throttled_us / 1000000,
+			 o->throttled_us % 1000000 / 10000);
 }
 
 /* " (no output since 1.02 s)": what --idle or --stall saw last. */
-static size_t say_progress(char *buf, size_t size, const struct report *r)
+static size_t say_progress(char *buf, size_t size, const struct report *r,
+			   enum report_result result)
 {
-	bool idle = r->result == RESULT_IDLE;
+	bool idle = result == RESULT_IDLE;
 	const struct timespec *t = idle ? &r->last_output : &r->last_cpu;
 	int n = snprintf(buf, size, " (no %s since %ld.%02ld s)",
 			 idle ? "output" : "CPU used", (long)t->tv_sec,
@@ -326,49 +312,59 @@ static size_t say_progress(char *buf, size_t size, const struct report *r)
 	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 
+/* ", 2 leftovers killed, 1 kill failed, CPU 0.01 s" */
+static size_t say_tail(char *line, size_t size, const struct leash_outcome *o)
+{
+	bool cpu = o->flags & (LEASH_OUT_CPU_CGROUP | LEASH_OUT_CPU_RUSAGE);
+	long long us = cpu ? o->user_us + o->system_us : 0;
+	size_t at = 0;
+
+	if (o->leftovers_killed)
+		at += (size_t)snprintf(line + at, size - at,
+				       ", %u leftover%s killed", o->leftovers_killed,
+				       o->leftovers_killed == 1 ? "" : "s");
+	else if (o->leftovers_seen)
+		at += (size_t)snprintf(line + at, size - at, ", %u left running",
+				       o->leftovers_seen);
+	if (o->nkills_failed && at < size)
+		at += (size_t)snprintf(line + at, size - at, ", %u kill%s failed",
+				       o->nkills_failed,
+				       o->nkills_failed == 1 ? "" : "s");
+	if (at < size)
+		at += (size_t)snprintf(line + at, size - at, ", CPU %lld.%02lld s",
+				       us / 1000000, us % 1000000 / 10000);
+	return at < size ? at : size - 1;
+}
+
 static void summary(const struct report *r)
 {
 	char line[512], name[16];
-	const struct tally *t = r->tally;
-	long long cpu = r->user_us + r->system_us;
+	const struct leash_outcome *o = r->out;
+	enum report_result result = report_result(r);
 	size_t at;
 
-	if (r->result == RESULT_EXITED)
+	if (result == RESULT_EXITED)
 		at = (size_t)snprintf(line, sizeof line, "exited with status %d",
-				      r->status);
-	else if (r->result == RESULT_SIGNALED)
+				      o->status);
+	else if (result == RESULT_SIGNALED)
 		at = (size_t)snprintf(line, sizeof line, "signaled (%s)",
-				      signal_name(r->signal, name, sizeof name));
+				      signal_name(o->status, name, sizeof name));
 	else
 		at = (size_t)snprintf(line, sizeof line, "%s",
-				      r->result == RESULT_OOM_KILLED ? "oom-killed" :
-				      r->result == RESULT_IDLE ? "idle" :
-				      r->result == RESULT_STALLED ? "stalled" :
-				      r->result == RESULT_TIMEOUT ? "timeout" :
-				      r->result == RESULT_KILLED_AFTER_TIMEOUT ?
+				      result == RESULT_OOM_KILLED ? "oom-killed" :
+				      result == RESULT_IDLE ? "idle" :
+				      result == RESULT_STALLED ? "stalled" :
+				      result == RESULT_TIMEOUT ? "timeout" :
+				      result == RESULT_KILLED_AFTER_TIMEOUT ?
 				      "killed after timeout" : "killed from outside");
 	at += (size_t)snprintf(line + at, sizeof line - at, " after %ld.%02ld s",
 			       (long)r->wall.tv_sec, r->wall.tv_nsec / 10000000);
-	if (r->result == RESULT_IDLE || r->result == RESULT_STALLED)
-		at += say_progress(line + at, sizeof line - at, r);
-	sent_text(line + at, sizeof line - at, t);
+	if (result == RESULT_IDLE || result == RESULT_STALLED)
+		at += say_progress(line + at, sizeof line - at, r, result);
+	sent_text(line + at, sizeof line - at, o);
 	at += strlen(line + at);
-	if (t && t->leftovers && at < sizeof line)
-		at += (size_t)snprintf(line + at, sizeof line - at,
-				       ", %u leftover%s killed", t->leftovers,
-				       t->leftovers == 1 ? "" : "s");
-	else if (t && t->nleft + t->left_dropped && at < sizeof line)
-		at += (size_t)snprintf(line + at, sizeof line - at,
-				       ", %u left running",
-				       t->nleft + t->left_dropped);
-	if (t && t->nfailed && at < sizeof line)
-		at += (size_t)snprintf(line + at, sizeof line - at,
-				       ", %u kill%s failed", t->nfailed,
-				       t->nfailed == 1 ? "" : "s");
 	if (at < sizeof line)
-		at += (size_t)snprintf(line + at, sizeof line - at,
-				       ", CPU %lld.%02lld s", cpu / 1000000,
-				       cpu % 1000000 / 10000);
+		at += say_tail(line + at, sizeof line - at, o);
 	if (at < sizeof line)
 		say_usage(line + at, sizeof line - at, r);
 	diag_warn("%s", line);
@@ -379,8 +375,8 @@ static void account_write(struct report *r)
 	struct jbuf b;
 
 	ac.done = true;
-	if (ac.plan && ac.plan->verbose && r->result != RESULT_FAILED) {
-		say_leftovers(r->tally);
+	if (ac.plan && ac.plan->verbose && r->ran && r->out) {
+		say_leftovers(r->out);
 		summary(r);
 	}
 	if (!ac.reporting)
@@ -402,6 +398,7 @@ static void account_write(struct report *r)
 int account_finish(const struct outcome *out, bool ran, int status)
 {
 	struct report r = { 0 };
+	struct leash_outcome o;
 	const struct plan *p = ac.plan;
 
 	if (ac.done || !(ac.reporting || p->verbose))
@@ -410,18 +407,17 @@ int account_finish(const struct outcome *out, bool ran, int status)
 	identity(&r);
 	where(&r);
 	limits(&r);
-	classify(&r, out, ran);
+	/* The library's outcome of the launch: the one source of what the
+	 * report says of the run. */
+	if (run_outcome(&o) == 0)
+		r.out = &o;
+	r.ran = ran;
+	if (ran)
+		classify(&r, out);
 	r.exit_status = status;
 	r.reraised = ran && outcome_reraises(p, out);
 	wall(&r);
-	if (ran && out->cpu_from) {
-		r.have_cpu = true;
-		r.cpu_source = out->cpu_from;
-		r.user_us = out->user_us;
-		r.system_us = out->system_us;
-	}
 	if (ran) {
-		usage(&r, out);
 		r.have_last_output = out->watched_output;
 		r.have_last_cpu = out->watched_cpu;
 		r.last_output = out->last_output;
@@ -439,6 +435,7 @@ int account_finish(const struct outcome *out, bool ran, int status)
 static void account_on_die(int status)
 {
 	struct report r = { 0 };
+	struct leash_outcome o;
 
 	if (ac.done || getpid() != ac.pid)
 		return;
@@ -448,7 +445,9 @@ static void account_on_die(int status)
 		where(&r);
 		limits(&r);
 	}
-	r.result = RESULT_FAILED;
+	/* A launch under way: its tree and fallbacks (nothing ran). */
+	if (run_outcome(&o) == 0)
+		r.out = &o;
 	r.exit_status = status;
 	wall(&r);
 	r.error = diag_last();

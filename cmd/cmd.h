@@ -34,6 +34,11 @@ int watch_main(int argc, char **argv);
  * failed (a message was printed; the caller exits with its own code). */
 int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err);
 
+/* The last launch's outcome as libleash gives it (leash_run_outcome):
+ * the one source of --report's account of the run.  -1: none made. */
+struct leash_outcome;
+int run_outcome(struct leash_outcome *o);
+
 /* run_plan, then the exit status as GNU timeout words and numbers it:
  * exec failures 126/127, leash's own 125, else outcome_status. */
 int run_to_status(struct plan *plan);

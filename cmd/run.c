@@ -206,6 +206,16 @@ static void run_after_reap(struct leash_run *r)
 	terminal_close(r->plan);
 }
 
+/* The last launch: its outcome is what --report says of the run. */
+static struct leash_run run;
+
+int run_outcome(struct leash_outcome *o)
+{
+	if (!run.plan)
+		return -1;
+	return leash_run_outcome(&run, o, sizeof *o);
+}
+
 /* One launch through the library's run (supervise/run.h): its first
  * half (the cgroup), leash's process-wide steps (the tree's reach, the
  * signals, the pty, --idle's pipes), its second half (spawn, watch),
@@ -213,7 +223,6 @@ static void run_after_reap(struct leash_run *r)
 static int run_once(struct plan *plan, struct outcome *out,
 		    struct spawn_error *err, struct sigstate *ss)
 {
-	static struct leash_run run;
 	enum waiter_kind kind;
 	const char *what = "cgroup";
 	int rc;
@@ -367,6 +376,8 @@ int run_plan(struct plan *plan, struct outcome *out, struct spawn_error *err)
 	rc = run_once(plan, out, err, &ss);
 
 	if (rc == 0 && run_again_without_cgroup(plan, out, err, &ss)) {
+		/* The first try's fallbacks stay in the report: leash's own. */
+		fallback_taken |= run.fallbacks;
 		plan->cg.kill_leftovers = kill_leftovers;
 		rc = run_once(plan, out, err, &ss);
 	}

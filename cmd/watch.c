@@ -234,6 +234,7 @@ int watch_main(int argc, char **argv)
 	o.audit_s = 30;
 	o.note = watch_note;
 	o.cg.note = watch_note;
+	o.cg.warn = diag_warn;
 	watch_parse(argc, argv, &o, &report);
 	if (!o.nuids) {
 		o.uids[0].lo = watch_uid_min();

@@ -165,7 +165,10 @@ int leash_run_signal(leash_run_t *run, int sig, unsigned flags);
  * removed.  NULL is nothing. */
 void leash_run_free(leash_run_t *run);
 
-/* ---- the outcome: leash --report's fields ---- */
+/* ---- the outcome: leash --report's fields ----
+ * leash(1) writes its --report from this structure: what the report
+ * says of a run, a host reads here; leash(1) adds only what it alone
+ * knows (its command line, identity, cgroup paths, pty, --idle). */
 
 enum leash_result {
 	LEASH_RUNNING,          /* not ended yet */
@@ -190,16 +193,26 @@ enum leash_tree {               /* how the tree was reached */
 	LEASH_TREE_NONE,        /* LEASH_FOREGROUND: the command alone */
 	LEASH_TREE_GROUP,       /* its process group: setsid escapees live */
 	LEASH_TREE_CGROUP,      /* every process of its leaf */
+	LEASH_TREE_SUBREAPER,   /* leash(1) only: the processes under it as
+				 * a subreaper (a host's run never is one) */
 };
 
 /* Why a signal went out. */
 enum leash_why { LEASH_WHY_DEADLINE, LEASH_WHY_KILL_AFTER,
-		 LEASH_WHY_CALLER, LEASH_WHY_LEFTOVERS };
+		 LEASH_WHY_CALLER, LEASH_WHY_LEFTOVERS,
+		 /* leash(1)'s own (a host's run never sends them): the end
+		  * of a pty session, --warn, --idle and --stall. */
+		 LEASH_WHY_SESSION_END, LEASH_WHY_WARN, LEASH_WHY_IDLE,
+		 LEASH_WHY_STALL };
 
 #define LEASH_OUT_RECOVERED     0x1u    /* status from PIDFD_INFO_EXIT */
 #define LEASH_OUT_CPU_CGROUP    0x2u    /* CPU: the leaf's cpu.stat */
 #define LEASH_OUT_CPU_RUSAGE    0x4u    /* CPU: the child's rusage */
 #define LEASH_OUT_LEFT_SEEN     0x8u    /* leftovers were looked for */
+#define LEASH_OUT_SIGNAL        0x10u   /* status is the signal it died of
+					 * (else its exit status) */
+#define LEASH_OUT_CORE          0x20u   /* ... and it dumped core */
+#define LEASH_OUT_MEASURED      0x40u   /* the leaf's counters were read */
 
 /* Fallbacks the run took (the report's "fallbacks"). */
 #define LEASH_FALLBACK_THREAD   0x001u  /* no waiter thread */
@@ -208,14 +221,36 @@ enum leash_why { LEASH_WHY_DEADLINE, LEASH_WHY_KILL_AFTER,
 #define LEASH_FALLBACK_TIMERFD  0x008u
 #define LEASH_FALLBACK_KEYRING  0x040u
 #define LEASH_FALLBACK_CGROUP_KILL 0x080u
+/* leash(1)'s own (a host's run never takes them). */
+#define LEASH_FALLBACK_SIGNALFD 0x010u
+#define LEASH_FALLBACK_SUBREAPER 0x020u
+#define LEASH_FALLBACK_CLOSE_RANGE 0x100u
 
 #define LEASH_OUT_MAX_SIGNALS 16
+#define LEASH_OUT_MAX_LEFT 16
+#define LEASH_OUT_MAX_FAILED 8
 
 struct leash_signal_sent {
 	int sig;
 	int why;                        /* enum leash_why */
 	struct timespec at;             /* since leash_spawn */
 	unsigned procs;                 /* processes it reached */
+};
+
+/* A process the command left running (LEASH_OUT_LEFT_SEEN). */
+struct leash_leftover {
+	pid_t pid;
+	char name[16];                  /* its comm, as the kernel has it */
+};
+
+/* Where a signal could not be delivered. */
+enum leash_target { LEASH_TARGET_COMMAND, LEASH_TARGET_TREE,
+		    LEASH_TARGET_CGROUP };
+
+struct leash_kill_failed {
+	int sig;
+	int target;                     /* enum leash_target */
+	int error;                      /* errno */
 };
 
 /* Filled by leash_run_outcome up to the SIZE the caller passes (fields
@@ -240,6 +275,12 @@ struct leash_outcome {
 	unsigned leftovers_killed;
 	/* The leaf's counters; -1 without a leaf or such a counter. */
 	long long memory_peak, oom_kills, pids_peak, throttled_us;
+	/* Appended after API 1's first release (an older caller's SIZE
+	 * stops before them): the first leftovers_seen leftovers, and the
+	 * deliveries that failed, as --report lists them. */
+	struct leash_leftover left[LEASH_OUT_MAX_LEFT];
+	unsigned nkills_failed;
+	struct leash_kill_failed kills_failed[LEASH_OUT_MAX_FAILED];
 };
 
 /* The outcome so far into *OUT (SIZE: sizeof *OUT).  -EINVAL. */

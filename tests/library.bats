@@ -153,6 +153,44 @@ reaper_ok() {
 	[[ -z $output ]] || { echo "its own: $output"; false; }
 }
 
+@test "library: 8 threads failing at once (a cgroup root not there), 400 runs each: every message names its own root, every error ENOENT, nothing printed" {
+	[[ -x $HOST/inside-fail-threads ]] || skip "white-box host not built"
+	run "$HOST/inside-fail-threads" 8 400
+	assert_status 0
+	[[ $output == ok ]]
+}
+
+# The writable data the leash_* calls can reach: the archive linked
+# again keeping only what they reach (ld -r --gc-sections, the leash_*
+# names as roots), then every object in .data, .bss or thread-local
+# storage.  Each must be in tests/host/state.allow with why no two runs
+# share it; a static buffer put on the library's path fails here.
+@test "library: every writable datum the leash_* calls reach is listed, with why no two runs share it" {
+	local ld=${LD:-ld} allow=${LEASH_SRCDIR:-$TOP}/tests/host/state.allow
+	command -v "$ld" >/dev/null && command -v objdump >/dev/null ||
+		skip "no ld or objdump"
+	# The sanitizers' instrumentation brings writable data of its own.
+	! grep -q fsanitize "${LEASH_BUILDDIR:-$TOP/build}/.flags" 2>/dev/null ||
+		skip "a sanitizer build"
+	local roots=() s
+	for s in $(sed -n 's/^[a-z].*[ *]\(leash_[a-z_]*\)(.*/\1/p' \
+			"${LEASH_SRCDIR:-$TOP}/lib/leash.h"); do
+		roots+=(-u "$s")
+	done
+	(( ${#roots[@]} > 30 ))
+	run "$ld" -r --gc-sections "${roots[@]}" -o "$TMP/reach.o" "$LIBA"
+	assert_status 0
+	run objdump -t "$TMP/reach.o"
+	assert_status 0
+	local found
+	found=$(awk 'NF >= 5 && $NF !~ /^\./ && $(NF-2) ~ /^\.(data|bss|tdata|tbss)/ &&
+		     $(NF-2) !~ /^\.data\.rel\.ro/ { print $NF }' <<<"$output" | sort -u)
+	[[ $found == *fallback_taken* ]]       # the list is read at all
+	run comm -23 <(printf '%s\n' "$found") \
+		<(grep -v '^#' "$allow" | cut -f1 | sort -u)
+	[[ -z $output ]] || { echo "writable data on the library's path, not in state.allow: $output"; false; }
+}
+
 @test "library: make install-lib DESTDIR= puts header, archive, leash.pc and leash(3) where a packager expects them; a client builds from them" {
 	[[ -z ${LEASH_EMULATOR:-} ]] || skip "under $LEASH_EMULATOR: make install-lib installs this machine's build"
 	[[ ${LEASH_BUILDDIR:-$TOP/build} == "$TOP/build" ]] || skip "another build directory"

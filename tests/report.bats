@@ -147,6 +147,29 @@ assert_keys() {
 	assert_jq .exit_status 138
 }
 
+@test "report: a core dump: signaled, core_dumped true (leash itself dumps none)" {
+	[ "$(ulimit -Hc)" != 0 ] || skip "core dumps are disabled by the hard limit"
+	cd "$TMP"
+	run --separate-stderr "$PROBE" -W -C -- "$LEASH" --report="$R" -- sh -c 'ulimit -c unlimited; kill -SEGV $$'
+	[ "${lines[0]}" = status=signal:11 ]
+	[ "${lines[1]}" = core=0 ]
+	[ "$stderr" = "leash: the monitored command dumped core" ]
+	assert_jq .result signaled
+	assert_jq .signal SEGV
+	assert_jq .status null
+	assert_jq .core_dumped true
+	rm -f "$TMP"/core*
+}
+
+@test "report: an exit after the deadline's TERM is a timeout with a status, no signal" {
+	run "$LEASH" --report="$R" --cgroup=off -t 0.3 -- sh -c 'trap "exit 3" TERM; sleep 10 & wait'
+	assert_status 124
+	assert_jq .result timeout
+	assert_jq .status 3
+	assert_jq .signal null
+	assert_jq .core_dumped false
+}
+
 @test "report: a forwarded signal is listed as forwarded" {
 	"${DFL[@]}" "$LEASH" --report="$R" -t 30 -- probe -c HUP -E -x 4 -o "$TMP/ready" -m "$MARK" -s 30 -q &
 	local lpid=$! st=0

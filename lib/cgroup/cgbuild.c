@@ -33,18 +33,18 @@ static int cg_v2_check(struct cgroup_plan *cg, int r)
 	if (!mountinfo_has_token(buf, ' ', "cpu")) {
 		cg_fail(cg, 0, true, "enable cpu in the parent's cgroup."
 			"subtree_control or delegate it", "cpu controller not "
-			"enabled for %s", diag_quote(path));
+			"enabled for %s", DIAG_QUOTE(path));
 		return CG_NOCPU;
 	}
 	if (readfile_at(r, "cgroup.type", buf, sizeof buf) > 0 &&
 	    strcmp(buf, "domain\n") != 0)
 		return cg_fail(cg, 0, false, "move the processes out of it",
 			       "cgroup %s is of type %.*s, not domain",
-			       diag_quote(path), (int)strcspn(buf, "\n"), buf);
+			       DIAG_QUOTE(path), (int)strcspn(buf, "\n"), buf);
 	if (readfile_at(r, "cgroup.procs", buf, sizeof buf) > 0)
 		return cg_fail(cg, 0, false, "move them out; leash puts "
 			       "processes only in leaves", "cgroup %s must "
-			       "not contain processes", diag_quote(path));
+			       "not contain processes", DIAG_QUOTE(path));
 	if (readfile_at(r, "cgroup.subtree_control", buf, sizeof buf) >= 0 &&
 	    mountinfo_has_token(buf, ' ', "cpu"))
 		return 0;
@@ -67,7 +67,7 @@ static int cg_v2_top(struct cgroup_plan *cg)
 	r = cgfs_dir(AT_FDCWD, cg->cpu_top);
 	if (r < 0)
 		return errno == ENOENT ? CG_AGAIN : cg_fail(cg, errno, false,
-			NULL, "cannot open cgroup %s", diag_quote(cg->cpu_top));
+			NULL, "cannot open cgroup %s", DIAG_QUOTE(cg->cpu_top));
 	rc = cg_v2_check(cg, r);
 	close(r);
 	/* Auto keeps R for a tracking leaf; else leave nothing behind
@@ -100,7 +100,7 @@ static int cg_make_group(struct cgroup_plan *cg, const char *top,
 	if (*fd >= 0)
 		return 0;
 	return errno == ENOENT ? CG_AGAIN : cg_fail(cg, errno, false, NULL,
-		"cannot open cgroup %s", diag_quote(dir));
+		"cannot open cgroup %s", DIAG_QUOTE(dir));
 }
 
 static int cg_write_weight(struct cgroup_plan *cg)
@@ -179,10 +179,10 @@ int cg_make_leaf(struct cgroup_plan *cg)
 		 * a failed launch leaves no leaf behind. */
 		unlinkat(cg->uid_fd, name, AT_REMOVEDIR);
 		return err == ENOENT ? CG_AGAIN : cg_fail(cg, err, false,
-			NULL, "cannot open cgroup %s", diag_quote(cg->leaf));
+			NULL, "cannot open cgroup %s", DIAG_QUOTE(cg->leaf));
 	}
 	return cg_fail(cg, EEXIST, false, NULL, "cannot create cgroup %s",
-		       diag_quote(cg->leaf));
+		       DIAG_QUOTE(cg->leaf));
 }
 
 static int cg_build_leaf(struct cgroup_plan *cg)
@@ -229,7 +229,7 @@ static int cg_build(struct cgroup_plan *cg)
 		cg_close(cg);
 	}
 	return cg_fail(cg, ENOENT, false, "something keeps removing it",
-		       "cannot create cgroup %s", diag_quote(cg->version ?
+		       "cannot create cgroup %s", DIAG_QUOTE(cg->version ?
 		       cg->cpu_uid : cg->leaf_uid));
 }
 
@@ -286,9 +286,9 @@ static int cg_slow(struct cgroup_plan *cg, uid_t uid)
 	if (cg_find_tops(cg) < 0 || cg_plan_uids(cg, uid) < 0)
 		return -1;
 	cg_weight_file(cg);
-	if (cg->weight && !cg->version)
+	if (cg->weight && !cg->version && cg->warn)
 		/* Not silent: the weight belongs to a cpu group. */
-		diag_warn("--cpu-weight not applied: no cpu controller, "
+		cg->warn("--cpu-weight not applied: no cpu controller, "
 			  "only a tracking leaf");
 	return cg_build(cg);
 }
@@ -311,9 +311,9 @@ static int cg_sd_build(struct cgroup_plan *cg, uid_t uid)
 	if (cg->sd == CGROUP_SD_SCOPE && !cg_sd_unified(cg))
 		return 1;
 	snprintf(slice, sizeof slice, "user-%u.slice", (unsigned)uid);
-	if (cg->weight)
+	if (cg->weight && cg->warn)
 		/* Not silent: the weight belongs to systemd's units. */
-		diag_warn("--cpu-weight not applied: on a systemd host the "
+		cg->warn("--cpu-weight not applied: on a systemd host the "
 			  "share is %s's (systemctl set-property %s CPUWeight=)",
 			  cg->sd == CGROUP_SD_SCOPE ? slice : cg->unit,
 			  cg->sd == CGROUP_SD_SCOPE ? slice : cg->unit);

@@ -44,11 +44,11 @@ static int cg_find_root(struct cgroup_plan *cg, const char *root)
 			return (cg->version = 1);
 		return cg_fail(cg, 0, false, "give a directory in the cpu "
 			       "hierarchy", "--cgroup-root %s is not in the "
-			       "cpu controller's hierarchy", diag_quote(root));
+			       "cpu controller's hierarchy", DIAG_QUOTE(root));
 	}
 	return cg_fail(cg, magic < 0 ? errno : 0, false, NULL,
 		       "--cgroup-root %s is not on a cgroup%s filesystem",
-		       diag_quote(root), cg->mode == CGROUP_TRACK ? "2" : "");
+		       DIAG_QUOTE(root), cg->mode == CGROUP_TRACK ? "2" : "");
 }
 
 /* No usable hierarchy: say which part is missing (reference 7). */

@@ -152,7 +152,7 @@ const char *cgroup_join_error(struct cgroup_plan *cg, int step, int err)
 	else if (err == EBUSY)
 		hint = "a parent cgroup has processes and controllers";
 	cg_fail(cg, err, false, hint, "cannot join cgroup %s",
-		diag_quote(path));
+		DIAG_QUOTE(path));
 	return cg->msg;
 }
 

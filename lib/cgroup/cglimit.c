@@ -97,7 +97,7 @@ static int cg_enable_in(struct cgroup_plan *cg, const struct limit_row *l,
 
 	if (fd < 0)
 		return cg_fail(cg, errno, false, NULL, "%s: cannot open cgroup "
-			       "%s", l->option, diag_quote(dir));
+			       "%s", l->option, DIAG_QUOTE(dir));
 	if (!cg_has(fd, "cgroup.subtree_control", l->controller)) {
 		snprintf(plus, sizeof plus, "+%s", l->controller);
 		if (cgfs_write(fd, "cgroup.subtree_control", plus) < 0)
@@ -134,7 +134,7 @@ static int cg_reach(struct cgroup_plan *cg, const struct limit_row *l)
 		return cg_fail(cg, 0, false, "enable it in the parent's "
 			       "cgroup.subtree_control or delegate it",
 			       "%s: the %s controller is not enabled for %s",
-			       l->option, l->controller, diag_quote(top));
+			       l->option, l->controller, DIAG_QUOTE(top));
 	}
 	snprintf(dir, sizeof dir, "%s", top);
 	for (;;) {

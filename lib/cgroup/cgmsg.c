@@ -79,7 +79,7 @@ int cg_fail_mkdir(struct cgroup_plan *cg, const char *dir)
 	int err = errno;
 
 	return cg_fail(cg, err, cg_soft_errno(err), cg_hint(err),
-		       "cannot create cgroup %s", diag_quote(dir));
+		       "cannot create cgroup %s", DIAG_QUOTE(dir));
 }
 
 int cg_path(struct cgroup_plan *cg, char *dst, const char *a, const char *b)
@@ -87,5 +87,5 @@ int cg_path(struct cgroup_plan *cg, char *dst, const char *a, const char *b)
 	if (cgfs_join(dst, CGROUP_PATH_MAX, a, b) == 0)
 		return 0;
 	return cg_fail(cg, ENAMETOOLONG, false, NULL,
-		       "cgroup path too long: %s", diag_quote(a));
+		       "cgroup path too long: %s", DIAG_QUOTE(a));
 }

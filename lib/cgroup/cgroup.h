@@ -72,6 +72,10 @@ struct cgroup_plan {
 	 * Called only when verbose is set. */
 	void (*note)(const char *fmt, ...)
 		__attribute__((format(printf, 1, 2)));
+	/* What is said even without -v (a --cpu-weight that cannot apply),
+	 * e.g. diag_warn; NULL, as in a libleash host: nothing printed. */
+	void (*warn)(const char *fmt, ...)
+		__attribute__((format(printf, 1, 2)));
 	/* The command's pid, set by the caller after spawn (0: unknown):
 	 * cgroup_signal skips it, since the caller signalled it already. */
 	pid_t child;

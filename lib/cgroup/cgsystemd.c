@@ -148,7 +148,7 @@ static int sd_move_self(struct cgroup_plan *cg, const char *base)
 		close(fd);
 	if (rc < 0)
 		return cg_fail(cg, errno, cg_soft_errno(errno), cg_hint(errno),
-			       "cannot move leash into %s", diag_quote(dir));
+			       "cannot move leash into %s", DIAG_QUOTE(dir));
 	return 0;
 }
 
@@ -391,7 +391,7 @@ static int sd_scope_keep(struct cgroup_plan *cg)
 	top = cgfs_dir(AT_FDCWD, cg->leaf_top);
 	if (top < 0)
 		return cg_fail(cg, errno, false, NULL, "cannot open %s",
-			       diag_quote(cg->leaf_top));
+			       DIAG_QUOTE(cg->leaf_top));
 	if (cgfs_mkdir(AT_FDCWD, keep, NULL) < 0 ||
 	    (fd = cgfs_dir(AT_FDCWD, keep)) < 0) {
 		close(top);

@@ -57,7 +57,7 @@ int cgroup_watch_top(struct cgroup_plan *cg, struct cgroup_watch_top *t,
 	if (!rel) {
 		cg_fail(cg, 0, false, "give --cgroup-root below the cpu "
 			"hierarchy's mount", "%s is not below the mount of the "
-			"cpu hierarchy", diag_quote(cg->cpu_top));
+			"cpu hierarchy", DIAG_QUOTE(cg->cpu_top));
 		goto fail;
 	}
 	t->version = cg->version;
@@ -79,7 +79,7 @@ static int cg_watch_dir(struct cgroup_plan *cg)
 	if (cgfs_mkdir(cg->uid_fd, "watch", NULL) < 0)
 		return errno == ENOENT ? CG_AGAIN : cg_fail(cg, errno, false,
 			cg_hint(errno), "cannot create cgroup %s/watch",
-			diag_quote(cg->cpu_uid));
+			DIAG_QUOTE(cg->cpu_uid));
 	fd = cgfs_dir(cg->uid_fd, "watch");
 	if (fd < 0)
 		return errno == ENOENT ? CG_AGAIN : -1;
@@ -106,7 +106,7 @@ static int cg_watch_build(struct cgroup_plan *cg, uid_t uid)
 		cg_close(cg);
 	}
 	return cg_fail(cg, ENOENT, false, "something keeps removing it",
-		       "cannot create cgroup %s", diag_quote(cg->cpu_uid));
+		       "cannot create cgroup %s", DIAG_QUOTE(cg->cpu_uid));
 }
 
 int cgroup_watch_group(struct cgroup_plan *cg, uid_t uid, int *procs,

@@ -157,29 +157,37 @@ void diag_die_errno(int status, int err, const char *fmt, ...)
 
 /* GNU's quote() picks curly quotes when the locale's charset is UTF-8;
  * leash reads the same variables setlocale() would. */
+static int env_is_utf8(void)
+{
+	const char *names[] = { "LC_ALL", "LC_CTYPE", "LANG" };
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const char *v = getenv(names[i]);
+		if (v && *v)
+			return strstr(v, "UTF-8") || strstr(v, "utf-8") ||
+			       strstr(v, "utf8") || strstr(v, "UTF8");
+	}
+	return 0;
+}
+
 static int locale_is_utf8(void)
 {
 	static int cached = -1;
-	const char *names[] = { "LC_ALL", "LC_CTYPE", "LANG" };
 
-	if (cached >= 0)
-		return cached;
-	cached = 0;
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-		const char *v = getenv(names[i]);
-		if (v && *v) {
-			cached = strstr(v, "UTF-8") || strstr(v, "utf-8") ||
-				 strstr(v, "utf8") || strstr(v, "UTF8");
-			break;
-		}
-	}
+	if (cached < 0)
+		cached = env_is_utf8();
 	return cached;
 }
 
 const char *diag_quote(const char *s)
 {
-	static char bufs[2][1024];
+	static char bufs[2][DIAG_QUOTE_MAX];
 	static int which;
 
 	return quote_to(bufs[which ^= 1], sizeof bufs[0], s, locale_is_utf8());
+}
+
+const char *diag_quote_to(char *buf, size_t size, const char *s)
+{
+	return quote_to(buf, size, s, env_is_utf8());
 }

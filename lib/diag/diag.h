@@ -11,6 +11,7 @@
 #ifndef LEASH_DIAG_H
 #define LEASH_DIAG_H
 
+#include <stddef.h>
 #include <stdnoreturn.h>
 
 /* The prefix of every message ("leash", "timeout", "su"). */
@@ -45,8 +46,18 @@ extern void (*diag_exit_hook)(int status);
 /* Quote S as GNU's quote() does: 'S' in the C locale, ‘S’ in a UTF-8 one,
  * control characters and bytes that are no printable character escaped
  * ('a\nb', 'caf\303\251' in C), see quote.h.  Returns one of two
- * rotating static buffers (so two quotes fit one line). */
+ * rotating static buffers (so two quotes fit one line): cmd/'s, which
+ * is one thread. */
 const char *diag_quote(const char *s);
+
+/* diag_quote into BUF (SIZE bytes), the locale read again each time.
+ * lib/ quotes with DIAG_QUOTE: into a buffer of the caller's block (a
+ * compound literal, alive to the end of that block), so that libleash's
+ * runs, on any threads at once, share no buffer and no cache. */
+#define DIAG_QUOTE_MAX 1024
+const char *diag_quote_to(char *buf, size_t size, const char *s);
+#define DIAG_QUOTE(s) \
+	diag_quote_to((char[DIAG_QUOTE_MAX]){ 0 }, DIAG_QUOTE_MAX, (s))
 
 /* The area's other public headers: with this one, its face. */
 #include "diag/fallback.h"

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 
 #include "leash.h"
+#include "diag/diag.h"
 #include "time/time.h"
 
 static int result_of(const struct leash_run *r)
@@ -39,17 +40,55 @@ static int why_of(enum tally_why why)
 	case TALLY_DEADLINE: return LEASH_WHY_DEADLINE;
 	case TALLY_KILL_AFTER: return LEASH_WHY_KILL_AFTER;
 	case TALLY_LEFTOVERS: return LEASH_WHY_LEFTOVERS;
+	case TALLY_SESSION_END: return LEASH_WHY_SESSION_END;
+	case TALLY_WARN: return LEASH_WHY_WARN;
+	case TALLY_IDLE: return LEASH_WHY_IDLE;
+	case TALLY_STALL: return LEASH_WHY_STALL;
 	default: return LEASH_WHY_CALLER;
 	}
 }
 
-static void signals_of(const struct tally *t, struct leash_outcome *o)
+static int target_of(const char *what)
+{
+	return !strcmp(what, "cgroup") ? LEASH_TARGET_CGROUP :
+	       !strcmp(what, "tree") ? LEASH_TARGET_TREE :
+	       LEASH_TARGET_COMMAND;
+}
+
+/* What supervision did: the signals, the failed kills, the leftovers
+ * (the tally's arrays are the outcome's, asserted below). */
+static void tally_of(const struct tally *t, struct leash_outcome *o)
 {
 	o->nsignals = t->nsent + t->sent_dropped;
-	for (unsigned i = 0; i < t->nsent && i < LEASH_OUT_MAX_SIGNALS; i++)
+	for (unsigned i = 0; i < t->nsent; i++)
 		o->sent[i] = (struct leash_signal_sent){ t->sent[i].sig,
 			why_of(t->sent[i].why), t->sent[i].at,
 			t->sent[i].procs };
+	o->nkills_failed = t->nfailed;
+	for (unsigned i = 0; i < t->nfailed; i++)
+		o->kills_failed[i] = (struct leash_kill_failed){
+			t->failed[i].sig, target_of(t->failed[i].what),
+			t->failed[i].err };
+	/* The counts even where the look was cut short (a walk that
+	 * failed half-way): --report gives them so. */
+	if (t->left_seen)
+		o->flags |= LEASH_OUT_LEFT_SEEN;
+	o->leftovers_seen = t->nleft + t->left_dropped;
+	o->leftovers_killed = t->leftovers;
+	for (unsigned i = 0; i < t->nleft; i++) {
+		o->left[i].pid = t->left[i].pid;
+		memcpy(o->left[i].name, t->left[i].name, sizeof o->left[i].name);
+	}
+}
+
+static int tree_of(enum tree_kill t)
+{
+	switch (t) {
+	case TREE_CGROUP: return LEASH_TREE_CGROUP;
+	case TREE_SUBREAPER: return LEASH_TREE_SUBREAPER;
+	case TREE_GROUP: return LEASH_TREE_GROUP;
+	default: return LEASH_TREE_NONE;
+	}
 }
 
 static void fill(const struct leash_run *r, struct leash_outcome *o)
@@ -61,11 +100,10 @@ static void fill(const struct leash_run *r, struct leash_outcome *o)
 	o->result = result_of(r);
 	o->pid = r->w.pid;
 	o->fallbacks = r->fallbacks;
-	o->tree = p->tree_kill == TREE_CGROUP ? LEASH_TREE_CGROUP :
-		  p->tree_kill == TREE_NONE ? LEASH_TREE_NONE : LEASH_TREE_GROUP;
+	o->tree = tree_of(p->tree_kill);
 	o->user_us = o->system_us = -1;
 	o->memory_peak = o->oom_kills = o->pids_peak = o->throttled_us = -1;
-	signals_of(&out->tally, o);
+	tally_of(&out->tally, o);
 	if (!r->done)
 		return;
 	o->wall = timespec_left(&r->ended, &p->started);
@@ -77,17 +115,19 @@ static void fill(const struct leash_run *r, struct leash_outcome *o)
 	}
 	if (o->result != LEASH_LOST)
 		o->status = out->status;
-	o->flags = (out->recovered ? LEASH_OUT_RECOVERED : 0) |
-		   (out->tally.left_seen ? LEASH_OUT_LEFT_SEEN : 0);
+	if (o->result != LEASH_LOST && out->code != CLD_EXITED)
+		o->flags |= LEASH_OUT_SIGNAL |
+			    (out->code == CLD_DUMPED ? LEASH_OUT_CORE : 0);
+	if (out->recovered)
+		o->flags |= LEASH_OUT_RECOVERED;
 	if (out->cpu_from) {
 		o->user_us = out->user_us;
 		o->system_us = out->system_us;
 		o->flags |= out->cpu_from[0] == 'c' ? LEASH_OUT_CPU_CGROUP :
 						      LEASH_OUT_CPU_RUSAGE;
 	}
-	o->leftovers_seen = out->tally.nleft + out->tally.left_dropped;
-	o->leftovers_killed = out->tally.leftovers;
 	if (out->have_usage) {
+		o->flags |= LEASH_OUT_MEASURED;
 		o->memory_peak = out->usage.memory_peak;
 		o->oom_kills = out->usage.oom_kills;
 		o->pids_peak = out->usage.pids_peak;
@@ -127,6 +167,21 @@ const char *leash_result_name(int result)
 	return "";
 }
 
-/* enum leash_stage is spawn's enum spawn_stage, from SPAWN_EXEC on. */
+/* enum leash_stage is spawn's enum spawn_stage, from SPAWN_EXEC on; the
+ * tally's lists fit the outcome's; the fallback bits are diag's. */
 _Static_assert((int)LEASH_STAGE_EXEC == (int)SPAWN_EXEC &&
 	       (int)LEASH_STAGE_SIGMASK == (int)SPAWN_SIGMASK, "leash_stage");
+_Static_assert(TALLY_MAX_SENT == LEASH_OUT_MAX_SIGNALS &&
+	       TALLY_MAX_LEFT == LEASH_OUT_MAX_LEFT &&
+	       TALLY_MAX_FAILED == LEASH_OUT_MAX_FAILED &&
+	       sizeof ((struct tally_left *)0)->name ==
+	       sizeof ((struct leash_leftover *)0)->name, "tally");
+_Static_assert(LEASH_FALLBACK_THREAD == FALLBACK_THREAD &&
+	       LEASH_FALLBACK_PIDFD == FALLBACK_PIDFD &&
+	       LEASH_FALLBACK_CLONE3 == FALLBACK_CLONE3 &&
+	       LEASH_FALLBACK_TIMERFD == FALLBACK_TIMERFD &&
+	       LEASH_FALLBACK_SIGNALFD == FALLBACK_SIGNALFD &&
+	       LEASH_FALLBACK_SUBREAPER == FALLBACK_SUBREAPER &&
+	       LEASH_FALLBACK_KEYRING == FALLBACK_KEYRING &&
+	       LEASH_FALLBACK_CGROUP_KILL == FALLBACK_CGROUP_KILL &&
+	       LEASH_FALLBACK_CLOSE_RANGE == FALLBACK_CLOSE_RANGE, "fallback");

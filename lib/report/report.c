@@ -210,6 +210,17 @@ static void jb_str(struct jbuf *b, const char *s)
 	b->p[b->len] = '\0';
 }
 
+/* S of at most N bytes (a kernel's comm, maybe unterminated). */
+static void jb_strn(struct jbuf *b, const char *s, size_t n)
+{
+	char z[32];
+	size_t len = strnlen(s, n < sizeof z ? n : sizeof z - 1);
+
+	memcpy(z, s, len);
+	z[len] = '\0';
+	jb_str(b, z);
+}
+
 /* "key": , with a comma before every key but the first of an object.
  * Keys are this file's own literals: plain ASCII, nothing to escape. */
 static void jb_key(struct jbuf *b, bool *first, const char *key)
@@ -286,18 +297,50 @@ const char *report_tree_name(enum tree_kill t)
 	}
 }
 
-static const char *why_name(enum tally_why w)
+static const char *why_name(int why)
 {
-	switch (w) {
-	case TALLY_DEADLINE: return "deadline";
-	case TALLY_KILL_AFTER: return "kill-after";
-	case TALLY_LEFTOVERS: return "leftovers";
-	case TALLY_SESSION_END: return "session-end";
-	case TALLY_WARN: return "warn";
-	case TALLY_IDLE: return "idle";
-	case TALLY_STALL: return "stalled";
+	switch (why) {
+	case LEASH_WHY_DEADLINE: return "deadline";
+	case LEASH_WHY_KILL_AFTER: return "kill-after";
+	case LEASH_WHY_LEFTOVERS: return "leftovers";
+	case LEASH_WHY_SESSION_END: return "session-end";
+	case LEASH_WHY_WARN: return "warn";
+	case LEASH_WHY_IDLE: return "idle";
+	case LEASH_WHY_STALL: return "stalled";
 	default: return "forwarded";
 	}
+}
+
+static const char *target_name(int target)
+{
+	switch (target) {
+	case LEASH_TARGET_CGROUP: return "cgroup";
+	case LEASH_TARGET_TREE: return "tree";
+	default: return "command";
+	}
+}
+
+static const char *tree_name(const struct report *r)
+{
+	if (!r->out)
+		return report_tree_name(r->tree_kill);
+	switch (r->out->tree) {
+	case LEASH_TREE_GROUP: return "group";
+	case LEASH_TREE_SUBREAPER: return "subreaper";
+	case LEASH_TREE_CGROUP: return "cgroup";
+	default: return "none";
+	}
+}
+
+/* The outcome of a command that ran; NULL else. */
+static const struct leash_outcome *ran(const struct report *r)
+{
+	return r->ran ? r->out : NULL;
+}
+
+static unsigned min_u(unsigned a, unsigned b)
+{
+	return a < b ? a : b;
 }
 
 static void put_argv(struct jbuf *b, char *const *argv)
@@ -367,11 +410,13 @@ static void put_cgroup(struct jbuf *b, const struct report *r)
 	jb_put(b, "}", 1);
 }
 
-static void put_sent(struct jbuf *b, const struct tally *t)
+static void put_sent(struct jbuf *b, const struct leash_outcome *o)
 {
+	unsigned n = o ? min_u(o->nsignals, LEASH_OUT_MAX_SIGNALS) : 0;
+
 	jb_put(b, "[", 1);
-	for (unsigned i = 0; t && i < t->nsent; i++) {
-		const struct tally_sent *s = &t->sent[i];
+	for (unsigned i = 0; i < n; i++) {
+		const struct leash_signal_sent *s = &o->sent[i];
 		bool first = true;
 		jb_put(b, i ? ",{" : "{", i ? 2 : 1);
 		jb_key(b, &first, "signal");
@@ -387,41 +432,44 @@ static void put_sent(struct jbuf *b, const struct tally *t)
 	jb_put(b, "]", 1);
 }
 
-static void put_failed(struct jbuf *b, const struct tally *t)
+static void put_failed(struct jbuf *b, const struct leash_outcome *o)
 {
+	unsigned n = o ? min_u(o->nkills_failed, LEASH_OUT_MAX_FAILED) : 0;
+
 	jb_put(b, "[", 1);
-	for (unsigned i = 0; t && i < t->nfailed; i++) {
-		const struct tally_failed *f = &t->failed[i];
+	for (unsigned i = 0; i < n; i++) {
+		const struct leash_kill_failed *f = &o->kills_failed[i];
 		bool first = true;
 		jb_put(b, i ? ",{" : "{", i ? 2 : 1);
 		jb_key(b, &first, "signal");
 		jb_sig(b, f->sig);
 		jb_key(b, &first, "target");
-		jb_str(b, f->what);
+		jb_str(b, target_name(f->target));
 		jb_key(b, &first, "error");
-		jb_str(b, strerror(f->err));
+		jb_str(b, strerror(f->error));
 		jb_key(b, &first, "errno");
-		jb_int(b, f->err);
+		jb_int(b, f->error);
 		jb_put(b, "}", 1);
 	}
 	jb_put(b, "]", 1);
 }
 
 /* What the command left running; null where leash could not look. */
-static void put_left(struct jbuf *b, const struct tally *t)
+static void put_left(struct jbuf *b, const struct leash_outcome *o)
 {
-	if (!t || !t->left_seen) {
+	if (!o || !(o->flags & LEASH_OUT_LEFT_SEEN)) {
 		jb_put(b, "null", 4);
 		return;
 	}
 	jb_put(b, "[", 1);
-	for (unsigned i = 0; i < t->nleft; i++) {
+	for (unsigned i = 0; i < min_u(o->leftovers_seen, LEASH_OUT_MAX_LEFT);
+	     i++) {
 		bool first = true;
 		jb_put(b, i ? ",{" : "{", i ? 2 : 1);
 		jb_key(b, &first, "pid");
-		jb_int(b, t->left[i].pid);
+		jb_int(b, o->left[i].pid);
 		jb_key(b, &first, "name");
-		jb_str(b, t->left[i].name);
+		jb_strn(b, o->left[i].name, sizeof o->left[i].name);
 		jb_put(b, "}", 1);
 	}
 	jb_put(b, "]", 1);
@@ -445,23 +493,24 @@ static void put_fallbacks(struct jbuf *b, unsigned taken)
 
 static void put_fate(struct jbuf *b, bool *first, const struct report *r)
 {
-	bool exited = r->have_status && r->result != RESULT_FAILED &&
-		      !r->signal;
+	const struct leash_outcome *o = ran(r);
+	bool sig = o && o->flags & LEASH_OUT_SIGNAL;
+	bool core = sig && o->flags & LEASH_OUT_CORE;
 
 	jb_key(b, first, "result");
-	jb_str(b, report_result_name(r->result));
+	jb_str(b, report_result_name(report_result(r)));
 	jb_key(b, first, "status");
-	if (exited)
-		jb_int(b, r->status);
+	if (o && !sig)
+		jb_int(b, o->status);
 	else
 		jb_put(b, "null", 4);
 	jb_key(b, first, "signal");
-	if (r->have_status && r->signal)
-		jb_sig(b, r->signal);
+	if (sig)
+		jb_sig(b, o->status);
 	else
 		jb_put(b, "null", 4);
 	jb_key(b, first, "core_dumped");
-	jb_put(b, r->core ? "true" : "false", r->core ? 4 : 5);
+	jb_put(b, core ? "true" : "false", core ? 4 : 5);
 	jb_key(b, first, "exit_status");
 	jb_int(b, r->exit_status);
 	jb_key(b, first, "reraised");
@@ -488,20 +537,24 @@ static void put_progress(struct jbuf *b, bool *first, const struct report *r)
 
 static void put_cost(struct jbuf *b, bool *first, const struct report *r)
 {
+	const struct leash_outcome *o = ran(r);
+	unsigned from = o ? o->flags & (LEASH_OUT_CPU_CGROUP |
+					LEASH_OUT_CPU_RUSAGE) : 0;
+
 	jb_key(b, first, "wall_time");
 	jb_secs(b, (long long)r->wall.tv_sec, r->wall.tv_nsec);
 	jb_key(b, first, "cpu");
-	if (!r->have_cpu) {
+	if (!from) {
 		jb_put(b, "null", 4);
 	} else {
 		bool inner = true;
 		jb_put(b, "{", 1);
 		jb_key(b, &inner, "user");
-		jb_usecs(b, r->user_us);
+		jb_usecs(b, o->user_us);
 		jb_key(b, &inner, "system");
-		jb_usecs(b, r->system_us);
+		jb_usecs(b, o->system_us);
 		jb_key(b, &inner, "source");
-		jb_str(b, r->cpu_source);
+		jb_str(b, from == LEASH_OUT_CPU_CGROUP ? "cgroup" : "rusage");
 		jb_put(b, "}", 1);
 	}
 }
@@ -526,6 +579,7 @@ bool report_limited(const struct report *r)
  * "measured": the leaf's counters, null each the kernel lacks. */
 static void put_limits(struct jbuf *b, bool *first, const struct report *r)
 {
+	const struct leash_outcome *o = ran(r);
 	bool inner = true;
 
 	jb_key(b, first, "limits");
@@ -540,29 +594,30 @@ static void put_limits(struct jbuf *b, bool *first, const struct report *r)
 		jb_put(b, "}", 1);
 	}
 	jb_key(b, first, "measured");
-	if (!r->have_usage) {
+	if (!o || !(o->flags & LEASH_OUT_MEASURED)) {
 		jb_put(b, "null", 4);
 		return;
 	}
 	inner = true;
 	jb_put(b, "{", 1);
 	jb_key(b, &inner, "memory_peak");
-	jb_count(b, r->memory_peak);
+	jb_count(b, o->memory_peak);
 	jb_key(b, &inner, "oom_kills");
-	jb_count(b, r->oom_kills);
+	jb_count(b, o->oom_kills);
 	jb_key(b, &inner, "pids_peak");
-	jb_count(b, r->pids_peak);
+	jb_count(b, o->pids_peak);
 	jb_key(b, &inner, "cpu_throttled");
-	if (r->throttled_us < 0)
+	if (o->throttled_us < 0)
 		jb_put(b, "null", 4);
 	else
-		jb_usecs(b, r->throttled_us);
+		jb_usecs(b, o->throttled_us);
 	jb_put(b, "}", 1);
 }
 
 int report_format(const struct report *r, struct jbuf *b)
 {
-	const struct tally *t = r->tally;
+	const struct leash_outcome *o = ran(r);
+	unsigned listed;
 	bool first = true;
 
 	jb_put(b, "{", 1);
@@ -577,33 +632,57 @@ int report_format(const struct report *r, struct jbuf *b)
 	jb_key(b, &first, "systemd_unit");
 	jb_str(b, r->sd_unit);
 	jb_key(b, &first, "tree_kill");
-	jb_str(b, report_tree_name(r->tree_kill));
+	jb_str(b, tree_name(r));
 	jb_key(b, &first, "pty");
 	jb_put(b, r->pty ? "true" : "false", r->pty ? 4 : 5);
 	jb_key(b, &first, "deadline_from");
 	jb_str(b, r->deadline_from);
 	jb_key(b, &first, "fallbacks");
-	put_fallbacks(b, r->fallbacks);
+	put_fallbacks(b, r->fallbacks | (r->out ? r->out->fallbacks : 0));
 	put_fate(b, &first, r);
 	put_progress(b, &first, r);
 	jb_key(b, &first, "signals_sent");
-	put_sent(b, t);
+	put_sent(b, o);
 	jb_key(b, &first, "signals_not_listed");
-	jb_uint(b, t ? t->sent_dropped : 0);
+	listed = o ? min_u(o->nsignals, LEASH_OUT_MAX_SIGNALS) : 0;
+	jb_uint(b, o ? o->nsignals - listed : 0);
 	jb_key(b, &first, "kills_failed");
-	put_failed(b, t);
+	put_failed(b, o);
 	jb_key(b, &first, "leftovers");
-	put_left(b, t);
+	put_left(b, o);
 	jb_key(b, &first, "leftovers_not_listed");
-	jb_uint(b, t ? t->left_dropped : 0);
+	listed = o ? min_u(o->leftovers_seen, LEASH_OUT_MAX_LEFT) : 0;
+	jb_uint(b, o ? o->leftovers_seen - listed : 0);
 	jb_key(b, &first, "leftovers_killed");
-	jb_uint(b, t ? t->leftovers : 0);
+	jb_uint(b, o ? o->leftovers_killed : 0);
 	put_cost(b, &first, r);
 	put_limits(b, &first, r);
 	jb_key(b, &first, "error");
 	jb_str(b, r->error);
 	jb_put(b, "}\n", 2);
 	return b->err ? (errno = ENOMEM, -1) : 0;
+}
+
+enum report_result report_result(const struct report *r)
+{
+	const struct leash_outcome *o = ran(r);
+
+	switch (o ? o->result : LEASH_FAILED) {
+	case LEASH_EXITED:
+		return RESULT_EXITED;
+	case LEASH_SIGNALED:
+		/* A KILL neither leash nor the OOM killer sent. */
+		return o->status == SIGKILL ? RESULT_KILLED_FROM_OUTSIDE :
+		       RESULT_SIGNALED;
+	case LEASH_TIMEOUT:
+		return r->ended_by ? r->ended_by : RESULT_TIMEOUT;
+	case LEASH_KILLED_AFTER:
+		return r->ended_by ? r->ended_by : RESULT_KILLED_AFTER_TIMEOUT;
+	case LEASH_OOM_KILLED:
+		return RESULT_OOM_KILLED;
+	default:
+		return RESULT_FAILED;
+	}
 }
 
 static enum report_result timed_out_by(const struct outcome *out,

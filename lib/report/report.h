@@ -16,6 +16,7 @@
 
 #include "cgroup/cgroup.h"
 #include "supervise/supervise.h"
+#include "leash.h"
 
 /* A growing output buffer, in its own FIRST bytes until it outgrows
  * them (a report fits: no allocation, no page touched but the stack's);
@@ -52,7 +53,16 @@ enum report_result {
  * report classify it the same way). */
 enum report_result report_result_of(const struct outcome *out);
 
+/* One report: the run as the library's outcome tells it (leash.h: the
+ * one source of every field it has, for a host and for leash(1)), and
+ * what only leash(1) knows (its command line, identity, cgroup paths,
+ * pty, deadline's origin, --idle and --stall, its own exit status). */
 struct report {
+	/* The launch, from leash_run_outcome (NULL: none was made), and
+	 * whether its command ran (else leash, or the child before its
+	 * exec, failed: of OUT only the tree and the fallbacks are said). */
+	const struct leash_outcome *out;
+	bool ran;
 	char *const *argv;      /* the command's; NULL: not known yet */
 	/* Identity: SOURCE "passwd", "number", "android", or "caller"
 	 * (no -u); NULL: not resolved yet. */
@@ -72,34 +82,28 @@ struct report {
 	const char *cg_reason;
 	const char *sd_unit;    /* systemd's unit the groups are in, or the
 				 * unit leash runs in; NULL off systemd */
-	enum tree_kill tree_kill;
+	enum tree_kill tree_kill;   /* without OUT: how it would have been */
 	bool pty;
 	const char *deadline_from;  /* "option", "LEASH_DEADLINE" or NULL */
-	unsigned fallbacks;     /* enum fallback bits: listed by name */
-	/* What happened. */
-	enum report_result result;
-	bool have_status;       /* STATUS (exited) or SIGNAL (signalled) */
-	int status, signal;
-	bool core;
+	unsigned fallbacks;     /* enum fallback bits leash(1) took around the
+				 * launch; listed by name with OUT's */
+	/* RESULT_IDLE or RESULT_STALLED: --idle or --stall was the deadline
+	 * of a run OUT says timed out; 0: the deadline itself. */
+	enum report_result ended_by;
 	int exit_status;        /* leash's, as its caller sees it */
 	bool reraised;          /* leash dies of the command's signal */
-	const struct tally *tally;  /* NULL: nothing was sent */
-	struct timespec wall;
+	struct timespec wall;   /* since leash started, to the report */
 	/* --idle's last output and --stall's last CPU progress, since
 	 * leash started; HAVE_*: that option was given (else null). */
 	bool have_last_output, have_last_cpu;
 	struct timespec last_output, last_cpu;
-	bool have_cpu;
-	const char *cpu_source; /* "cgroup" or "rusage" */
-	long long user_us, system_us;
 	const char *error;      /* leash's own failure, or NULL */
-	/* Limits as their cgroup files took them (NULL: not given), and
-	 * what the leaf measured (HAVE_USAGE; -1 each: no such counter). */
+	/* Limits as their cgroup files took them (NULL: not given). */
 	const char *limits[CGROUP_NLIMITS];     /* keys: limit_rows' */
-	bool have_usage;
-	long long memory_peak, oom_kills, pids_peak, throttled_us;
 };
 
+/* The report's result: OUT's, named as --report names it. */
+enum report_result report_result(const struct report *r);
 const char *report_result_name(enum report_result r);
 /* Was any limit given? */
 bool report_limited(const struct report *r);

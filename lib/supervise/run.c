@@ -20,8 +20,9 @@
 #include "sys/sys.h"
 
 /* The fallbacks a call takes are gathered per thread (fallback.h); a
- * run's calls hand them to the run, and in a host leave the thread's
- * as they found them. */
+ * run's calls hand them to the run and leave the thread's as they found
+ * them: the run's outcome is the one place that names them (leash(1)'s
+ * report too, beside the ones leash took around the run). */
 static unsigned scope_enter(void)
 {
 	unsigned saved = fallback_taken;
@@ -33,7 +34,7 @@ static unsigned scope_enter(void)
 static void scope_leave(struct leash_run *r, unsigned saved)
 {
 	r->fallbacks |= fallback_taken;
-	fallback_taken = r->plan->in_host ? saved : saved | fallback_taken;
+	fallback_taken = saved;
 }
 
 void run_init(struct leash_run *r, struct plan *plan, enum waiter_kind kind)
@@ -50,10 +51,17 @@ int run_prepare(struct leash_run *r, const char **what)
 {
 	struct plan *p = r->plan;
 	uid_t uid = p->id.have_uid ? p->id.uid : getuid();
+	unsigned saved = scope_enter();
+	int rc = 0, err;
 
 	p->cg.self = p->self;
 	p->cg.started = p->started;
-	if (p->cg.mode != CGROUP_OFF && cgroup_prepare(&p->cg, uid, what) < 0)
+	if (p->cg.mode != CGROUP_OFF)
+		rc = cgroup_prepare(&p->cg, uid, what);
+	err = errno;
+	scope_leave(r, saved);
+	errno = err;
+	if (rc < 0)
 		return -1;
 	if (p->in_host)
 		p->tree_kill = p->foreground ? TREE_NONE :
@@ -80,7 +88,8 @@ static int run_epoll(struct leash_run *r)
 	return 0;
 }
 
-int run_start(struct leash_run *r)
+/* Spawn, then the loop begun. */
+static int run_begin(struct leash_run *r)
 {
 	struct plan *p = r->plan;
 
@@ -99,6 +108,19 @@ int run_start(struct leash_run *r)
 			   run_epoll(r) < 0))
 		return -1;
 	return 0;
+}
+
+/* The fallbacks its calls take are the run's, leash(1)'s as a host's:
+ * its outcome names them. */
+int run_start(struct leash_run *r)
+{
+	unsigned saved = scope_enter();
+	int rc = run_begin(r);
+	int err = errno;
+
+	scope_leave(r, saved);
+	errno = err;
+	return rc;
 }
 
 /* One process left in the leaf, by pid and name. */

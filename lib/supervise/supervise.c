@@ -156,7 +156,7 @@ static void say_sending(const struct watch *w, int sig, enum tally_why why)
 	diag_warn("sending %ssignal %s to command %s%s",
 		  why == TALLY_WARN ? "warning " : "",
 		  signal_name(sig, name, sizeof name),
-		  diag_quote(w->plan->argv[0]),
+		  DIAG_QUOTE(w->plan->argv[0]),
 		  why == TALLY_IDLE ? ": no output for the --idle time" :
 		  why == TALLY_STALL ? ": no CPU used for the --stall time" : "");
 }

@@ -14,6 +14,20 @@
 
 #include "host.h"
 
+/* The directory of status_or_signal's cores, emptied and removed. */
+static void unlink_core(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			unlinkat(dirfd(d), e->d_name, 0);
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
 static void failed_exec(void)
 {
 	char *argv[] = { "nowhere", NULL };
@@ -97,8 +111,10 @@ static void signal_and_free(void)
 	CHECK(leash_run_wait(r, 5000) == 1, "wait after USR1");
 	outcome_of(r, &o);
 	CHECK(o.result == LEASH_SIGNALED && o.status == SIGUSR1 &&
-	      o.nsignals == 1 && o.sent[0].why == LEASH_WHY_CALLER,
-	      "USR1: %s %d", leash_result_name(o.result), o.status);
+	      o.nsignals == 1 && o.sent[0].why == LEASH_WHY_CALLER &&
+	      (o.flags & (LEASH_OUT_SIGNAL | LEASH_OUT_CORE)) == LEASH_OUT_SIGNAL,
+	      "USR1: %s %d flags %#x", leash_result_name(o.result), o.status,
+	      o.flags);
 	CHECK(leash_run_signal(r, SIGUSR1, 0) == -ESRCH, "signal after end");
 	leash_run_free(r);
 	/* Freed while it runs: killed, reaped, nothing left. */
@@ -134,6 +150,56 @@ static void fallbacks(void)
 	}
 }
 
+/* Status or signal, as --report tells them apart: an exit after the
+ * deadline's TERM is a status (no LEASH_OUT_SIGNAL), a death of it a
+ * signal; a core dump is said (where the limit can be raised). */
+static void status_or_signal(void)
+{
+	struct {
+		const char *script;
+		int result, status;
+		unsigned flags;
+	} c[] = {
+		{ "exit 9", LEASH_EXITED, 9, 0 },
+		{ "trap 'exit 3' TERM; sleep 5 & wait", LEASH_TIMEOUT, 3, 0 },
+		{ "kill -TERM $$; sleep 5", LEASH_SIGNALED, SIGTERM,
+		  LEASH_OUT_SIGNAL },
+		{ "exec sleep 5", LEASH_TIMEOUT, SIGTERM, LEASH_OUT_SIGNAL },
+		{ "ulimit -c unlimited 2>/dev/null || exit 99; kill -SEGV $$",
+		  LEASH_SIGNALED, SIGSEGV, LEASH_OUT_SIGNAL | LEASH_OUT_CORE },
+	};
+	char dir[] = "/tmp/leash-host-calls.XXXXXX";
+	struct leash_outcome o;
+	leash_run_t *r;
+
+	if (!mkdtemp(dir))
+		return;
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char *argv[] = { "sh", "-c", (char *)c[i].script, NULL };
+		leash_attr_t *a = attr_deadline(300, 0, 0);
+
+		/* A core goes to the command's directory, one of ours. */
+		leash_attr_set_cwd(a, dir);
+		CHECK(leash_spawn(&r, SH, argv, NULL, a) == 0, "spawn");
+		leash_attr_destroy(a);
+		CHECK(leash_run_wait(r, 5000) == 1, "wait");
+		outcome_of(r, &o);
+		leash_run_free(r);
+		if (o.result == LEASH_EXITED && o.status == 99)
+			continue;       /* no core allowed here */
+		/* Where the kernel wrote no core (a pattern it could not
+		 * follow), it says so, as does the outcome. */
+		if (c[i].flags & LEASH_OUT_CORE && !(o.flags & LEASH_OUT_CORE) &&
+		    o.result == c[i].result && o.status == c[i].status)
+			continue;
+		CHECK(o.result == c[i].result && o.status == c[i].status &&
+		      (o.flags & (LEASH_OUT_SIGNAL | LEASH_OUT_CORE)) == c[i].flags,
+		      "%s: %s %d flags %#x", c[i].script,
+		      leash_result_name(o.result), o.status, o.flags);
+	}
+	unlink_core(dir);
+}
+
 /* "paths": the path a plain run took, for library.bats to hold against
  * what the kernel (or the emulator) offers: one line, the result, the
  * status and the fallbacks the outcome names (none, or clone3: fork
@@ -167,6 +233,7 @@ int main(int argc, char **argv)
 		return paths();
 	failed_exec();
 	fallbacks();
+	status_or_signal();
 	bad_arguments();
 	as_user();
 	signal_and_free();

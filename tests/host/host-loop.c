@@ -165,6 +165,16 @@ static int loop_leaf(void)
 	CHECK(o.nsignals < 2 || (o.sent[1].sig == SIGKILL && o.sent[1].procs >= 1),
 	      "the KILL reached %u processes", o.nsignals >= 2 ? o.sent[1].procs : 0);
 	CHECK(o.flags & LEASH_OUT_CPU_CGROUP, "CPU not from the leaf");
+	/* The leaf's counters read, its leftovers looked for; each one
+	 * listed is named (sh or sleep), as --report lists them. */
+	CHECK((o.flags & (LEASH_OUT_MEASURED | LEASH_OUT_LEFT_SEEN | LEASH_OUT_SIGNAL)) ==
+	      (LEASH_OUT_MEASURED | LEASH_OUT_LEFT_SEEN | LEASH_OUT_SIGNAL),
+	      "flags %#x", o.flags);
+	for (unsigned i = 0; i < o.leftovers_seen && i < LEASH_OUT_MAX_LEFT; i++)
+		CHECK(o.left[i].pid > 0 && (!strcmp(o.left[i].name, "sh") ||
+					    !strcmp(o.left[i].name, "sleep")),
+		      "leftover %u: %d %.16s", i, (int)o.left[i].pid,
+		      o.left[i].name);
 	leash_run_free(r);
 	return 0;
 }
