@@ -211,13 +211,32 @@ struct vchild {
 	struct plan *plan;
 	const sigset_t *mask;
 	int fd;
+	bool born_word;         /* leash(1)'s: SPAWN_BORN first */
 };
 
 static int vchild_main(void *arg)
 {
-	struct vchild *v = arg;
+	/* Copied before the first word: the job may go once it is read. */
+	struct vchild v = *(struct vchild *)arg;
 
-	child_run(v->plan, v->mask, v->plan->self, v->fd, false);
+	if (v.born_word) {
+		struct spawn_error e = { SPAWN_BORN, (int)syscall(SYS_getpid), 0 };
+
+		while (write(v.fd, &e, sizeof e) < 0 && errno == EINTR)
+			;
+	}
+	child_run(v.plan, v.mask, v.plan->self, v.fd, false);
+}
+
+/* A child sharing our memory, on STACK, until it execs: CLONE_VFORK
+ * keeps the calling thread asleep meanwhile (and only it).  PIDFD, when
+ * not NULL, gets the child's pidfd (CLONE_PIDFD, 5.2). */
+static pid_t vfork_child(struct vchild *v, char *stack, size_t size,
+			 int *pidfd)
+{
+	int flags = CLONE_VM | CLONE_VFORK | SIGCHLD | (pidfd ? CLONE_PIDFD : 0);
+
+	return clone(vchild_main, stack + size, flags, v, pidfd);
 }
 
 /* In a host, a command that keeps the caller's uid and has no leaf to be
@@ -230,15 +249,13 @@ static int vchild_main(void *arg)
 static pid_t spawn_vfork_host(struct plan *plan, const sigset_t *mask,
 			      int fd, int *pidfd)
 {
-	struct vchild v = { plan, mask, fd };
+	struct vchild v = { plan, mask, fd, false };
 	char *stack = malloc(VCHILD_STACK);
 	pid_t pid;
 
 	if (!stack)
 		return -1;
-	pid = clone(vchild_main, stack + VCHILD_STACK,
-		    CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &v,
-		    pidfd);
+	pid = vfork_child(&v, stack, VCHILD_STACK, pidfd);
 	free(stack);
 	return pid;
 }
@@ -302,6 +319,7 @@ int spawn_start(struct plan *plan, const sigset_t *orig_mask,
 	bool born;
 
 	c->pidfd = -1;
+	c->by_thread = false;
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -1;
 	/* fork, not vfork: a vfork parent sleeps until the child execs, so
@@ -328,6 +346,63 @@ int spawn_start(struct plan *plan, const sigset_t *orig_mask,
 	stdfd_drop(fds[1]);
 	c->errfd = fds[0];
 	return 0;
+}
+
+bool spawn_job_ok(struct plan *plan)
+{
+	return VFORK_OK && !plan->in_host && !ident_changes_uid(&plan->id) &&
+	       !plan->cg.active && !(plan->pty && plan->pty->master >= 0);
+}
+
+int spawn_job_open(struct spawn_job *j, struct plan *plan,
+		   const sigset_t *orig_mask, struct child *c)
+{
+	int fds[2];
+
+	c->pidfd = -1;
+	c->by_thread = false;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -1;
+	*j = (struct spawn_job){ plan, orig_mask, fds[1] };
+	c->errfd = fds[0];
+	return 0;
+}
+
+pid_t spawn_job_run(void *job)
+{
+	/* One launch at a time per process: leash(1)'s, never a host's. */
+	static _Alignas(16) char stack[VCHILD_STACK];
+	struct spawn_job *j = job;
+	struct vchild v = { j->plan, j->mask, j->fd, true };
+	int fd = j->fd;
+	pid_t pid = vfork_child(&v, stack, sizeof stack, NULL);
+
+	if (pid < 0) {
+		struct spawn_error e = { SPAWN_BORN, -1, errno };
+
+		while (write(fd, &e, sizeof e) < 0 && errno == EINTR)
+			;
+	}
+	return pid;
+}
+
+int spawn_job_born(struct spawn_job *j, struct child *c)
+{
+	struct spawn_error e;
+	ssize_t n;
+
+	while ((n = read(c->errfd, &e, sizeof e)) < 0 && errno == EINTR)
+		;
+	/* Ours to close now: the child has its own copy until the exec. */
+	stdfd_drop(j->fd);
+	if (n == (ssize_t)sizeof e && e.stage == SPAWN_BORN && e.step > 0) {
+		c->pid = e.step;
+		c->by_thread = true;
+		return 0;
+	}
+	close(c->errfd);
+	c->errfd = -1;
+	return errno = n == (ssize_t)sizeof e ? e.err : EIO, -1;
 }
 
 int spawn_result(struct child *c, struct spawn_error *e)
