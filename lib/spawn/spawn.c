@@ -5,7 +5,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
@@ -203,9 +205,26 @@ static pid_t spawn_fork(struct plan *plan, bool *born)
 #else
 #define VFORK_OK 1
 #endif
-/* The vfork-style child's stack: child_run's frames (exec_command's
- * PATH_MAX buffer the largest), with room to spare. */
+/* A vfork-style child's stack: leash(1)'s in .bss, a host's on the
+ * calling thread's own stack, which sleeps meanwhile (no allocation, and
+ * no fresh pages to fault in at every launch).  child_run's frames take
+ * under 2 KiB; exec_command adds its PATH_MAX buffer and, for a script
+ * without "#!", a copy of argv (exec_file): a command whose copy would
+ * not fit is forked instead (vfork_fits). */
 #define VCHILD_STACK (64 * 1024)
+#define HOST_VCHILD_STACK (16 * 1024)
+#define VCHILD_FRAMES (8 * 1024)
+
+static bool vfork_fits(const struct plan *p, size_t stack)
+{
+	size_t argc = 0;
+
+	if (p->exec_direct)
+		return VCHILD_FRAMES <= stack;
+	while (p->argv[argc])
+		argc++;
+	return argc < (stack - VCHILD_FRAMES - PATH_MAX) / sizeof(char *) - 2;
+}
 
 struct vchild {
 	struct plan *plan;
@@ -250,14 +269,9 @@ static pid_t spawn_vfork_host(struct plan *plan, const sigset_t *mask,
 			      int fd, int *pidfd)
 {
 	struct vchild v = { plan, mask, fd, false };
-	char *stack = malloc(VCHILD_STACK);
-	pid_t pid;
+	_Alignas(16) char stack[HOST_VCHILD_STACK];
 
-	if (!stack)
-		return -1;
-	pid = vfork_child(&v, stack, VCHILD_STACK, pidfd);
-	free(stack);
-	return pid;
+	return vfork_child(&v, stack, sizeof stack, pidfd);
 }
 
 /* In a host: the child with its pidfd, made vfork-style where it may be
@@ -275,7 +289,8 @@ static pid_t spawn_fork_host(struct plan *plan, const sigset_t *mask,
 	*born = false;
 	*pidfd = -1;
 	if (VFORK_OK && !plan->no_clone3 && !ident_changes_uid(&plan->id) &&
-	    cgroup_birth_fd(&plan->cg) < 0) {
+	    cgroup_birth_fd(&plan->cg) < 0 &&
+	    vfork_fits(plan, HOST_VCHILD_STACK)) {
 		sigraw_fill(&all);
 		sigraw_mask(SIG_SETMASK, &all, &old);
 		pid = spawn_vfork_host(plan, mask, fd, pidfd);
@@ -322,10 +337,12 @@ int spawn_start(struct plan *plan, const sigset_t *orig_mask,
 	c->by_thread = false;
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -1;
-	/* fork, not vfork: a vfork parent sleeps until the child execs, so
-	 * a child stopped by the target user or blocked in chdir/execve on
-	 * a hung mount would freeze leash (no deadline, no forwarding); and
-	 * a child running as the target must not share root's memory.  No
+	/* fork, not vfork, from the main thread: a vfork parent sleeps until
+	 * the child execs, so a child stopped by the target user or blocked
+	 * in chdir/execve on a hung mount would freeze leash (no deadline,
+	 * no forwarding: leash(1)'s vfork-style child is its waiter thread's
+	 * for that, spawn_job); and a child running as the target must not
+	 * share root's memory.  No
 	 * other thread exists yet (the waiter starts after spawn), so
 	 * musl's set*id calls in the child act on it alone, and clone3
 	 * needs none of fork's lock handling (lib/spawn/clone3.c). */
@@ -351,7 +368,8 @@ int spawn_start(struct plan *plan, const sigset_t *orig_mask,
 bool spawn_job_ok(struct plan *plan)
 {
 	return VFORK_OK && !plan->in_host && !ident_changes_uid(&plan->id) &&
-	       !plan->cg.active && !(plan->pty && plan->pty->master >= 0);
+	       !plan->cg.active && !(plan->pty && plan->pty->master >= 0) &&
+	       vfork_fits(plan, VCHILD_STACK);
 }
 
 int spawn_job_open(struct spawn_job *j, struct plan *plan,

@@ -236,7 +236,7 @@ int leash_spawn(leash_run_t **run, const char *path, char *const argv[],
 			     WAITER_THREAD : WAITER_PIDFD);
 	p = r->plan;
 	if (attr)
-		*p = attr->plan;
+		attr_plan_copy(p, &attr->plan);
 	else
 		attr_plan_defaults(p);
 	p->file = path;
