@@ -230,32 +230,24 @@ struct vchild {
 	struct plan *plan;
 	const sigset_t *mask;
 	int fd;
-	bool born_word;         /* leash(1)'s: SPAWN_BORN first */
 };
 
 static int vchild_main(void *arg)
 {
-	/* Copied before the first word: the job may go once it is read. */
-	struct vchild v = *(struct vchild *)arg;
+	struct vchild *v = arg;
 
-	if (v.born_word) {
-		struct spawn_error e = { SPAWN_BORN, (int)syscall(SYS_getpid), 0 };
-
-		while (write(v.fd, &e, sizeof e) < 0 && errno == EINTR)
-			;
-	}
-	child_run(v.plan, v.mask, v.plan->self, v.fd, false);
+	child_run(v->plan, v->mask, v->plan->self, v->fd, false);
 }
 
 /* A child sharing our memory, on STACK, until it execs: CLONE_VFORK
- * keeps the calling thread asleep meanwhile (and only it).  PIDFD, when
- * not NULL, gets the child's pidfd (CLONE_PIDFD, 5.2). */
+ * keeps the calling thread asleep meanwhile (and only it).  With
+ * CLONE_PIDFD or CLONE_PARENT_SETTID in FLAGS, OUT gets the pidfd or the
+ * pid, written by the kernel before the child runs. */
 static pid_t vfork_child(struct vchild *v, char *stack, size_t size,
-			 int *pidfd)
+			 int flags, int *out)
 {
-	int flags = CLONE_VM | CLONE_VFORK | SIGCHLD | (pidfd ? CLONE_PIDFD : 0);
-
-	return clone(vchild_main, stack + size, flags, v, pidfd);
+	flags |= CLONE_VM | CLONE_VFORK | SIGCHLD;
+	return clone(vchild_main, stack + size, flags, v, out);
 }
 
 /* In a host, a command that keeps the caller's uid and has no leaf to be
@@ -268,10 +260,10 @@ static pid_t vfork_child(struct vchild *v, char *stack, size_t size,
 static pid_t spawn_vfork_host(struct plan *plan, const sigset_t *mask,
 			      int fd, int *pidfd)
 {
-	struct vchild v = { plan, mask, fd, false };
+	struct vchild v = { plan, mask, fd };
 	_Alignas(16) char stack[HOST_VCHILD_STACK];
 
-	return vfork_child(&v, stack, sizeof stack, pidfd);
+	return vfork_child(&v, stack, sizeof stack, CLONE_PIDFD, pidfd);
 }
 
 /* In a host: the child with its pidfd, made vfork-style where it may be
@@ -381,7 +373,7 @@ int spawn_job_open(struct spawn_job *j, struct plan *plan,
 	c->by_thread = false;
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -1;
-	*j = (struct spawn_job){ plan, orig_mask, fds[1] };
+	*j = (struct spawn_job){ plan, orig_mask, fds[1], 0, 0 };
 	c->errfd = fds[0];
 	return 0;
 }
@@ -391,36 +383,34 @@ pid_t spawn_job_run(void *job)
 	/* One launch at a time per process: leash(1)'s, never a host's. */
 	static _Alignas(16) char stack[VCHILD_STACK];
 	struct spawn_job *j = job;
-	struct vchild v = { j->plan, j->mask, j->fd, true };
-	int fd = j->fd;
-	pid_t pid = vfork_child(&v, stack, sizeof stack, NULL);
+	struct vchild v = { j->plan, j->mask, j->fd };
+	pid_t pid = vfork_child(&v, stack, sizeof stack, CLONE_PARENT_SETTID,
+				&j->pid);
 
-	if (pid < 0) {
-		struct spawn_error e = { SPAWN_BORN, -1, errno };
-
-		while (write(fd, &e, sizeof e) < 0 && errno == EINTR)
-			;
-	}
+	if (pid < 0)
+		__atomic_store_n(&j->err, errno ? errno : EAGAIN,
+				 __ATOMIC_RELEASE);
 	return pid;
 }
 
 int spawn_job_born(struct spawn_job *j, struct child *c)
 {
-	struct spawn_error e;
-	ssize_t n;
+	pid_t pid;
+	int err;
 
-	while ((n = read(c->errfd, &e, sizeof e)) < 0 && errno == EINTR)
-		;
+	while (!(pid = __atomic_load_n(&j->pid, __ATOMIC_ACQUIRE)) &&
+	       !(err = __atomic_load_n(&j->err, __ATOMIC_ACQUIRE)))
+		sched_yield();
 	/* Ours to close now: the child has its own copy until the exec. */
 	stdfd_drop(j->fd);
-	if (n == (ssize_t)sizeof e && e.stage == SPAWN_BORN && e.step > 0) {
-		c->pid = e.step;
+	if (pid > 0) {
+		c->pid = pid;
 		c->by_thread = true;
 		return 0;
 	}
 	close(c->errfd);
 	c->errfd = -1;
-	return errno = n == (ssize_t)sizeof e ? e.err : EIO, -1;
+	return errno = err, -1;
 }
 
 int spawn_result(struct child *c, struct spawn_error *e)

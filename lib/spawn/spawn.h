@@ -32,8 +32,6 @@ enum spawn_stage {
 				 * child took (enum fallback bits) */
 	SPAWN_TRAPPED,          /* before a failure with ENOSYS: STEP is
 				 * the call a seccomp filter trapped */
-	SPAWN_BORN,             /* a vfork-style child's first word: STEP is
-				 * its pid (spawn_job_born reads it) */
 };
 
 struct spawn_error {
@@ -67,11 +65,16 @@ int spawn_start(struct plan *plan, const sigset_t *orig_mask,
  * fork.  Only for a child that keeps leash's uid (it never shares the
  * memory of a root leash as someone else), has no leaf to enter and no
  * pty (its monitor forks); never in a host, nor in the sanitizer build.
- * The job lives until the child has exec'd (the run holds it). */
+ * The job lives until the child has exec'd (the run holds it).  No word
+ * of the child's tells that it was made: a write can be refused (a
+ * seccomp filter) and must not leave the main thread waiting for it. */
 struct spawn_job {
 	struct plan *plan;
 	const sigset_t *mask;   /* ORIG_MASK, as for spawn_start */
 	int fd;                 /* the error pipe's write end */
+	pid_t pid;              /* the kernel writes it (CLONE_PARENT_SETTID)
+				 * before the child runs */
+	int err;                /* the thread's: the clone's errno */
 };
 
 bool spawn_job_ok(struct plan *plan);
@@ -81,8 +84,9 @@ int spawn_job_open(struct spawn_job *j, struct plan *plan,
 /* The waiter thread: make the child, then return once it has exec'd or
  * ended: its pid; -1 when none was made, which the main thread is told. */
 pid_t spawn_job_run(void *job);
-/* Main thread: the child's first word, C->pid and C->by_thread set: 0;
- * -1 with errno when no child was made (the pipe is closed: fork then). */
+/* Main thread: once the child is made, C->pid and C->by_thread set: 0;
+ * -1 with errno when none was (the pipe is closed: fork then).  Waits
+ * only for the waiter thread's clone, yielding meanwhile. */
 int spawn_job_born(struct spawn_job *j, struct child *c);
 
 /* After the reap: 1 and *E filled if the child failed before exec,
