@@ -387,7 +387,12 @@ pid_t spawn_job_run(void *job)
 	pid_t pid = vfork_child(&v, stack, sizeof stack, CLONE_PARENT_SETTID,
 				&j->pid);
 
-	if (pid < 0)
+	/* The pid again, from the clone's return: an emulator (qemu-user)
+	 * that makes the child by fork, not sharing memory, returns at once
+	 * and may not write it. */
+	if (pid > 0)
+		__atomic_store_n(&j->pid, pid, __ATOMIC_RELEASE);
+	else
 		__atomic_store_n(&j->err, errno ? errno : EAGAIN,
 				 __ATOMIC_RELEASE);
 	return pid;
