@@ -47,7 +47,8 @@
  * The command: born in a per-launch cgroup leaf where there is one
  * (clone3 CLONE_INTO_CGROUP, Linux >= 5.7); without a leaf and keeping
  * the caller's uid, made vfork-style (CLONE_VM | CLONE_VFORK, as libc's
- * posix_spawn: only the calling thread waits, until the exec); as
+ * posix_spawn: only the calling thread waits, until the exec, on 16 KiB
+ * of its own stack; a PATH search for a long argv forks instead); as
  * another uid when asked
  * (root only: groups, gid, uid in the child, read back), in a process
  * group of its own; an empty signal mask and default dispositions at

@@ -1024,6 +1024,16 @@ assert_forwarded() {
 	assert_output "hello 1 x "
 }
 
+# The copy of argv the /bin/sh fallback makes is as long as argv: it must
+# not outgrow the stack the child runs on before its exec.
+@test "exec: a script without #! gets all of 100000 arguments" {
+	printf 'echo "$# $1 ${100000}"\n' >"$TMP/nosheb"
+	chmod 755 "$TMP/nosheb"
+	run timeout 10 "$TMP/nosheb" $(seq 100000)
+	assert_status 0
+	assert_output "100000 1 100000"
+}
+
 @test "exec: PATH search continues past a non-executable match" {
 	mkdir "$TMP/d1" "$TMP/d2"
 	printf '#!/bin/sh\necho one\n' >"$TMP/d1/cmd-$MARK"

@@ -18,4 +18,10 @@ struct leash_attr {
  * cgroup, no word printed, the child leading its own group. */
 void attr_plan_defaults(struct plan *plan);
 
+/* A run's copy of an attr's plan.  The cgroup paths (24 KiB of the 26)
+ * are "" in any attr and only written by a run that makes a group: they
+ * are set "", not copied, so a run without one never touches their
+ * pages. */
+void attr_plan_copy(struct plan *dst, const struct plan *src);
+
 #endif

@@ -5,7 +5,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
@@ -203,9 +205,26 @@ static pid_t spawn_fork(struct plan *plan, bool *born)
 #else
 #define VFORK_OK 1
 #endif
-/* The vfork-style child's stack: child_run's frames (exec_command's
- * PATH_MAX buffer the largest), with room to spare. */
+/* A vfork-style child's stack: leash(1)'s in .bss, a host's on the
+ * calling thread's own stack, which sleeps meanwhile (no allocation, and
+ * no fresh pages to fault in at every launch).  child_run's frames take
+ * under 2 KiB; exec_command adds its PATH_MAX buffer and, for a script
+ * without "#!", a copy of argv (exec_file): a command whose copy would
+ * not fit is forked instead (vfork_fits). */
 #define VCHILD_STACK (64 * 1024)
+#define HOST_VCHILD_STACK (16 * 1024)
+#define VCHILD_FRAMES (8 * 1024)
+
+static bool vfork_fits(const struct plan *p, size_t stack)
+{
+	size_t argc = 0;
+
+	if (p->exec_direct)
+		return VCHILD_FRAMES <= stack;
+	while (p->argv[argc])
+		argc++;
+	return argc < (stack - VCHILD_FRAMES - PATH_MAX) / sizeof(char *) - 2;
+}
 
 struct vchild {
 	struct plan *plan;
@@ -220,6 +239,17 @@ static int vchild_main(void *arg)
 	child_run(v->plan, v->mask, v->plan->self, v->fd, false);
 }
 
+/* A child sharing our memory, on STACK, until it execs: CLONE_VFORK
+ * keeps the calling thread asleep meanwhile (and only it).  With
+ * CLONE_PIDFD or CLONE_PARENT_SETTID in FLAGS, OUT gets the pidfd or the
+ * pid, written by the kernel before the child runs. */
+static pid_t vfork_child(struct vchild *v, char *stack, size_t size,
+			 int flags, int *out)
+{
+	flags |= CLONE_VM | CLONE_VFORK | SIGCHLD;
+	return clone(vchild_main, stack + size, flags, v, out);
+}
+
 /* In a host, a command that keeps the caller's uid and has no leaf to be
  * born in: a vfork-style child (CLONE_VM | CLONE_VFORK, as libc's own
  * posix_spawn), with its pidfd (CLONE_PIDFD, 5.2), on a stack of its own.
@@ -231,16 +261,9 @@ static pid_t spawn_vfork_host(struct plan *plan, const sigset_t *mask,
 			      int fd, int *pidfd)
 {
 	struct vchild v = { plan, mask, fd };
-	char *stack = malloc(VCHILD_STACK);
-	pid_t pid;
+	_Alignas(16) char stack[HOST_VCHILD_STACK];
 
-	if (!stack)
-		return -1;
-	pid = clone(vchild_main, stack + VCHILD_STACK,
-		    CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &v,
-		    pidfd);
-	free(stack);
-	return pid;
+	return vfork_child(&v, stack, sizeof stack, CLONE_PIDFD, pidfd);
 }
 
 /* In a host: the child with its pidfd, made vfork-style where it may be
@@ -258,7 +281,8 @@ static pid_t spawn_fork_host(struct plan *plan, const sigset_t *mask,
 	*born = false;
 	*pidfd = -1;
 	if (VFORK_OK && !plan->no_clone3 && !ident_changes_uid(&plan->id) &&
-	    cgroup_birth_fd(&plan->cg) < 0) {
+	    cgroup_birth_fd(&plan->cg) < 0 &&
+	    vfork_fits(plan, HOST_VCHILD_STACK)) {
 		sigraw_fill(&all);
 		sigraw_mask(SIG_SETMASK, &all, &old);
 		pid = spawn_vfork_host(plan, mask, fd, pidfd);
@@ -302,12 +326,15 @@ int spawn_start(struct plan *plan, const sigset_t *orig_mask,
 	bool born;
 
 	c->pidfd = -1;
+	c->by_thread = false;
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -1;
-	/* fork, not vfork: a vfork parent sleeps until the child execs, so
-	 * a child stopped by the target user or blocked in chdir/execve on
-	 * a hung mount would freeze leash (no deadline, no forwarding); and
-	 * a child running as the target must not share root's memory.  No
+	/* fork, not vfork, from the main thread: a vfork parent sleeps until
+	 * the child execs, so a child stopped by the target user or blocked
+	 * in chdir/execve on a hung mount would freeze leash (no deadline,
+	 * no forwarding: leash(1)'s vfork-style child is its waiter thread's
+	 * for that, spawn_job); and a child running as the target must not
+	 * share root's memory.  No
 	 * other thread exists yet (the waiter starts after spawn), so
 	 * musl's set*id calls in the child act on it alone, and clone3
 	 * needs none of fork's lock handling (lib/spawn/clone3.c). */
@@ -328,6 +355,67 @@ int spawn_start(struct plan *plan, const sigset_t *orig_mask,
 	stdfd_drop(fds[1]);
 	c->errfd = fds[0];
 	return 0;
+}
+
+bool spawn_job_ok(struct plan *plan)
+{
+	return VFORK_OK && !plan->in_host && !ident_changes_uid(&plan->id) &&
+	       !plan->cg.active && !(plan->pty && plan->pty->master >= 0) &&
+	       vfork_fits(plan, VCHILD_STACK);
+}
+
+int spawn_job_open(struct spawn_job *j, struct plan *plan,
+		   const sigset_t *orig_mask, struct child *c)
+{
+	int fds[2];
+
+	c->pidfd = -1;
+	c->by_thread = false;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -1;
+	*j = (struct spawn_job){ plan, orig_mask, fds[1], 0, 0 };
+	c->errfd = fds[0];
+	return 0;
+}
+
+pid_t spawn_job_run(void *job)
+{
+	/* One launch at a time per process: leash(1)'s, never a host's. */
+	static _Alignas(16) char stack[VCHILD_STACK];
+	struct spawn_job *j = job;
+	struct vchild v = { j->plan, j->mask, j->fd };
+	pid_t pid = vfork_child(&v, stack, sizeof stack, CLONE_PARENT_SETTID,
+				&j->pid);
+
+	/* The pid again, from the clone's return: an emulator (qemu-user)
+	 * that makes the child by fork, not sharing memory, returns at once
+	 * and may not write it. */
+	if (pid > 0)
+		__atomic_store_n(&j->pid, pid, __ATOMIC_RELEASE);
+	else
+		__atomic_store_n(&j->err, errno ? errno : EAGAIN,
+				 __ATOMIC_RELEASE);
+	return pid;
+}
+
+int spawn_job_born(struct spawn_job *j, struct child *c)
+{
+	pid_t pid;
+	int err;
+
+	while (!(pid = __atomic_load_n(&j->pid, __ATOMIC_ACQUIRE)) &&
+	       !(err = __atomic_load_n(&j->err, __ATOMIC_ACQUIRE)))
+		sched_yield();
+	/* Ours to close now: the child has its own copy until the exec. */
+	stdfd_drop(j->fd);
+	if (pid > 0) {
+		c->pid = pid;
+		c->by_thread = true;
+		return 0;
+	}
+	close(c->errfd);
+	c->errfd = -1;
+	return errno = err, -1;
 }
 
 int spawn_result(struct child *c, struct spawn_error *e)

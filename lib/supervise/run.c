@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,7 @@ static void scope_leave(struct leash_run *r, unsigned saved)
 
 void run_init(struct leash_run *r, struct plan *plan, enum waiter_kind kind)
 {
-	memset(r, 0, sizeof *r);
+	memset(r, 0, offsetof(struct leash_run, own));
 	r->plan = plan;
 	r->kind = kind;
 	r->epfd = -1;
@@ -88,12 +89,34 @@ static int run_epoll(struct leash_run *r)
 	return 0;
 }
 
+/* The child: made by leash(1)'s waiter thread where it may (spawn_job,
+ * spawn.h), else forked here; a thread that cannot be had, or its clone
+ * refused, leaves the fork. */
+static int run_spawn(struct leash_run *r)
+{
+	struct plan *p = r->plan;
+
+	if (r->kind == WAITER_THREAD && spawn_job_ok(p) &&
+	    spawn_job_open(&r->job, p, &r->ss.orig_mask, &r->c) == 0) {
+		if (waiter_start_spawning(&r->w.waiter, spawn_job_run,
+					  &r->job) < 0) {
+			close(r->job.fd);
+			close(r->c.errfd);
+		} else if (spawn_job_born(&r->job, &r->c) == 0) {
+			return 0;
+		} else {
+			waiter_stop(&r->w.waiter);
+		}
+	}
+	return spawn_start(p, &r->ss.orig_mask, &r->c);
+}
+
 /* Spawn, then the loop begun. */
 static int run_begin(struct leash_run *r)
 {
 	struct plan *p = r->plan;
 
-	if (spawn_start(p, &r->ss.orig_mask, &r->c) < 0)
+	if (run_spawn(r) < 0)
 		return -1;
 	p->cg.child = r->c.pid;
 	r->started = true;
@@ -235,7 +258,7 @@ int leash_spawn(leash_run_t **run, const char *path, char *const argv[],
 			     WAITER_THREAD : WAITER_PIDFD);
 	p = r->plan;
 	if (attr)
-		*p = attr->plan;
+		attr_plan_copy(p, &attr->plan);
 	else
 		attr_plan_defaults(p);
 	p->file = path;

@@ -19,11 +19,11 @@
 
 struct leash_run {
 	struct plan *plan;      /* leash(1)'s, or OWN for a host's run */
-	struct plan own;
 	struct sigstate ss;     /* leash(1): supervise_prepare's; a host:
 				 * nothing handled, an empty mask at exec */
 	enum waiter_kind kind;
 	struct child c;
+	struct spawn_job job;   /* leash(1)'s, when its waiter thread spawns */
 	struct watch w;
 	struct outcome out;
 	struct spawn_error err;
@@ -34,6 +34,10 @@ struct leash_run {
 	/* leash(1): between the reap (the outcome, the tree's CPU) and the
 	 * leaf's removal, its terminal is given back. */
 	void (*after_reap)(struct leash_run *r);
+	/* Last, and left alone by run_init: a host's copy of its attr's
+	 * plan (26 KiB, mostly cgroup paths) that leash(1) never touches,
+	 * so its pages are never faulted in nor copied by the fork. */
+	struct plan own;
 };
 
 /* leash(1)'s run of PLAN; KIND its LEASH_WAIT. */

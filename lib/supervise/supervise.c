@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stddef.h>
 #include <string.h>
 #include <stdint.h>
 #include <sys/ioctl.h>
@@ -864,10 +865,13 @@ void supervise_begin(struct watch *w, const struct plan *plan,
 		     const struct sigstate *ss, enum waiter_kind kind,
 		     struct child *c, struct outcome *out)
 {
-	*w = (struct watch){ .plan = plan, .pid = c->pid, .pidfd = c->pidfd,
-			     .next_signal = plan->term_signal,
-			     .kill_after = plan->kill_after,
-			     .tally = &out->tally };
+	memset(w, 0, offsetof(struct watch, waiter));
+	w->plan = plan;
+	w->pid = c->pid;
+	w->pidfd = c->pidfd;
+	w->next_signal = plan->term_signal;
+	w->kill_after = plan->kill_after;
+	w->tally = &out->tally;
 	*out = (struct outcome){ 0 };
 	watch_open(w, ss);
 	if (plan->pty && plan->pty->master >= 0) {
@@ -879,7 +883,10 @@ void supervise_begin(struct watch *w, const struct plan *plan,
 	 * Not in a host: the slack is its thread's. */
 	if (!plan->in_host)
 		prctl(PR_SET_TIMERSLACK, 1UL);
-	if (waiter_start(&w->waiter, kind, c->pid, c->pidfd, plan->in_host) < 0)
+	if (c->by_thread)
+		w->waiter.pid = c->pid;
+	else if (waiter_start(&w->waiter, kind, c->pid, c->pidfd,
+			      plan->in_host) < 0)
 		fallback_take(kind == WAITER_THREAD ? FALLBACK_THREAD :
 			      FALLBACK_PIDFD, errno, "the exit is polled");
 }
@@ -1008,14 +1015,3 @@ int supervise_end(struct watch *w, struct child *c, struct outcome *out)
 	return 0;
 }
 
-int supervise(const struct plan *plan, const struct sigstate *ss,
-	      enum waiter_kind kind, struct child *c, struct outcome *out)
-{
-	struct watch w;
-	int rc;
-
-	supervise_begin(&w, plan, ss, kind, c, out);
-	while ((rc = supervise_step(&w, -1)) == 0)
-		;
-	return supervise_end(&w, c, out);
-}

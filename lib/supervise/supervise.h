@@ -128,7 +128,6 @@ struct watch {
 	int next_signal;        /* what the next expiry sends */
 	struct timespec kill_after;
 	struct timer timer;
-	struct waiter waiter;
 	int sfd;                /* signalfd of ss->handled, or -1 */
 	const sigset_t *handled;
 	sigset_t mine;          /* what the signalfd reads */
@@ -145,13 +144,14 @@ struct watch {
 	bool kill_armed;        /* the timer now counts the -k grace */
 	bool sent_kill_after;
 	int ended_by;           /* an end signal came: KILL after the grace */
+	/* Last: supervise_begin leaves it alone when its thread made the
+	 * child and runs already (child.by_thread). */
+	struct waiter waiter;
 };
 
-/* Watch C until it exits, applying PLAN's deadline; the one reap:
- * supervise_begin, supervise_step until it returns 1, supervise_end. */
-int supervise(const struct plan *plan, const struct sigstate *ss,
-	      enum waiter_kind kind, struct child *c, struct outcome *out);
-
+/* Watching C until it exits, applying PLAN's deadline, and the one
+ * reap: supervise_begin, supervise_step until it returns 1, then
+ * supervise_end. */
 /* The loop a round at a time (what a host's loop drives, run.h):
  * begin opens the sources (no signalfd when PLAN->in_host, nor when SS
  * handles nothing) and starts the waiter; step polls them for at most

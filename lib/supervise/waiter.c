@@ -45,11 +45,19 @@ int waiter_kind_from_env(enum waiter_kind *kind)
 static void *waiter_thread(void *arg)
 {
 	struct waiter *w = arg;
+	pid_t pid = w->pid;
 	siginfo_t si;
 	uint64_t one = 1;
 
 	sigthread_enter(&w->sig);
-	while (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOWAIT) < 0 &&
+	if (w->spawn) {
+		/* The child copies our dispositions: leash's, not the relay's
+		 * that sigthread lends them meanwhile. */
+		sigthread_settle(&w->sig);
+		if ((pid = w->spawn(w->spawn_arg)) < 0)
+			return NULL;
+	}
+	while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0 &&
 	       errno == EINTR)
 		;
 	/* The news, and the thread's last touch of *w: once the main
@@ -173,8 +181,8 @@ static int waiter_start_pidfd(struct waiter *w)
 	return w->fd < 0 ? -1 : 0;
 }
 
-int waiter_start(struct waiter *w, enum waiter_kind kind, pid_t pid,
-		 int pidfd, bool host)
+static void waiter_init(struct waiter *w, enum waiter_kind kind, pid_t pid,
+			bool host)
 {
 	w->kind = kind;
 	w->pid = pid;
@@ -183,7 +191,23 @@ int waiter_start(struct waiter *w, enum waiter_kind kind, pid_t pid,
 	w->host = host;
 	w->borrowed = false;
 	w->joinable = false;
+	w->spawn = NULL;
 	atomic_store(&w->lost_wake, false);
+}
+
+int waiter_start_spawning(struct waiter *w, pid_t (*spawn)(void *),
+			  void *arg)
+{
+	waiter_init(w, WAITER_THREAD, 0, false);
+	w->spawn = spawn;
+	w->spawn_arg = arg;
+	return waiter_start_thread(w);
+}
+
+int waiter_start(struct waiter *w, enum waiter_kind kind, pid_t pid,
+		 int pidfd, bool host)
+{
+	waiter_init(w, kind, pid, host);
 	if (kind == WAITER_PIDFD && pidfd >= 0) {
 		w->fd = pidfd;
 		w->borrowed = true;

@@ -28,6 +28,10 @@ struct waiter {
 	 * it, joined by waiter_stop. */
 	bool host, borrowed, joinable;
 	pthread_t thread;
+	/* leash(1)'s thread may make the child first (spawn_job): SPAWN
+	 * returns its pid, or -1 when none was made (the thread ends). */
+	pid_t (*spawn)(void *arg);
+	void *spawn_arg;
 };
 
 /* LEASH_WAIT=thread|pidfd|poll, default thread.  -1/EINVAL otherwise. */
@@ -39,6 +43,13 @@ int waiter_kind_from_env(enum waiter_kind *kind);
  * same), 0 when KIND is in use. */
 int waiter_start(struct waiter *w, enum waiter_kind kind, pid_t pid,
 		 int pidfd, bool host);
+
+/* The thread strategy, the thread making the child first: SPAWN(ARG)
+ * (spawn_job_run), then the wait for the pid it returned; the caller
+ * learns that pid from the child (spawn_job_born) and sets W->pid.
+ * -1 with errno when no thread could be had: nothing was made. */
+int waiter_start_spawning(struct waiter *w, pid_t (*spawn)(void *),
+			  void *arg);
 
 /* Return once no thread of the waiter can take a signal the caller
  * blocked when it started it: before leash signals its own group. */

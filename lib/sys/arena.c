@@ -9,8 +9,9 @@
  * no memory.  A block that does not fit comes from mmap and goes back to
  * it on free.
  *
- * Used from one thread at a time: the main thread, or the vfork child
- * while the main thread is suspended; the waiter thread never allocates.
+ * Used from the main thread only: the waiter thread never allocates, nor
+ * does a child before its exec (lib/spawn/spawn.c), which may share our
+ * memory (vfork-style) while the main thread runs on.
  * Only with musl, which lets a program replace malloc by defining these
  * four functions; glibc and sanitizer builds keep the C library's. */
 

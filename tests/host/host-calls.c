@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -150,6 +151,49 @@ static void fallbacks(void)
 	}
 }
 
+/* A script without "#!" and 100000 arguments, searched for as execvp
+ * does: the /bin/sh fallback's copy of argv (800 KB) must not be made on
+ * the 16 KiB a vfork-style child borrows from this thread's stack. */
+#define LONG_ARGC 100000
+
+static void long_argv(void)
+{
+	char dir[] = "/tmp/leash-host-XXXXXX", script[64];
+	static char nums[LONG_ARGC][8];
+	char **argv = calloc(LONG_ARGC + 2, sizeof *argv);
+	leash_attr_t *a = attr_deadline(20000, 0, LEASH_SEARCH_PATH);
+	struct leash_outcome o;
+	leash_run_t *r;
+	FILE *f;
+
+	if (!argv || !mkdtemp(dir)) {
+		CHECK(0, "calloc or mkdtemp");
+		return;
+	}
+	snprintf(script, sizeof script, "%s/nosheb", dir);
+	if ((f = fopen(script, "w"))) {
+		fprintf(f, "[ $# = %d ] && [ \"${%d}\" = %d ]\n", LONG_ARGC,
+			LONG_ARGC, LONG_ARGC);
+		fclose(f);
+	}
+	chmod(script, 0755);
+	argv[0] = script;
+	for (int i = 1; i <= LONG_ARGC; i++) {
+		snprintf(nums[i - 1], sizeof nums[0], "%d", i);
+		argv[i] = nums[i - 1];
+	}
+	CHECK(leash_spawn(&r, script, argv, NULL, a) == 0, "spawn");
+	CHECK(leash_run_wait(r, 20000) == 1, "wait");
+	outcome_of(r, &o);
+	CHECK(o.result == LEASH_EXITED && o.status == 0, "%d arguments: %s %d",
+	      LONG_ARGC, leash_result_name(o.result), o.status);
+	leash_run_free(r);
+	leash_attr_destroy(a);
+	free(argv);
+	unlink(script);
+	rmdir(dir);
+}
+
 /* Status or signal, as --report tells them apart: an exit after the
  * deadline's TERM is a status (no LEASH_OUT_SIGNAL), a death of it a
  * signal; a core dump is said (where the limit can be raised). */
@@ -232,6 +276,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "paths"))
 		return paths();
 	failed_exec();
+	long_argv();
 	fallbacks();
 	status_or_signal();
 	bad_arguments();
