@@ -140,12 +140,8 @@ static void terminal_after_fork(struct plan *plan)
  * each failed walk says so (kills_failed, leftovers null). */
 static void tree_check_walk(const struct plan *plan)
 {
-	int fd = proc_open();
-
-	if (fd >= 0) {
-		close(fd);
+	if (proc_check() == 0)
 		return;
-	}
 	if (plan->cg.kill_leftovers)
 		diag_die(EXIT_CANCELED, "--kill-leftovers: no procfs on /proc "
 			 "to find the command's tree, and no cgroup leaf");

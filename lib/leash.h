@@ -145,7 +145,9 @@ int leash_spawn(leash_run_t **run, const char *path, char *const argv[],
 pid_t leash_run_pid(const leash_run_t *run);
 
 /* Readable when the run has something to do: poll it for POLLIN, then
- * call leash_run_dispatch.  Stays the same for the run's life. */
+ * call leash_run_dispatch.  Made by the first call (-1 with errno when
+ * it cannot be: EMFILE), then the same for the run's life; a host that
+ * only calls leash_run_wait never has one. */
 int leash_run_fd(const leash_run_t *run);
 
 /* Do what is due, without blocking: the deadline's signals, the exit.

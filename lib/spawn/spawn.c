@@ -70,6 +70,9 @@ static void child_pipes(const struct plan *p, int fd)
  * then make sure the parent did not die before it was armed. */
 static void child_pdeathsig(const struct plan *p, pid_t parent, int fd)
 {
+	/* None (a host's): a new child has none armed already. */
+	if (!p->pdeath_signal)
+		return;
 	if (prctl(PR_SET_PDEATHSIG, p->pdeath_signal) < 0)
 		child_fail(fd, SPAWN_PDEATHSIG, 0, 125);
 	if (getppid() != parent) {
@@ -134,11 +137,13 @@ static _Noreturn void child_run(const struct plan *p, const sigset_t *mask,
 	unsigned had = fallback_taken;
 	sigset_t caller_mask = *mask;
 
-	if (p->in_host)
+	if (p->in_host) {
 		child_host_signals(p, fd);
-	/* leash ignores these so a background job cannot stop it. */
-	signal(SIGTTIN, SIG_DFL);
-	signal(SIGTTOU, SIG_DFL);
+	} else {
+		/* leash ignores these so a background job cannot stop it. */
+		signal(SIGTTIN, SIG_DFL);
+		signal(SIGTTOU, SIG_DFL);
+	}
 	child_session(p, fd);
 	child_pipes(p, fd);
 	/* Join while still root: the groups are not the target's to write. */

@@ -71,21 +71,27 @@ int run_prepare(struct leash_run *r, const char **what)
 	return 0;
 }
 
-/* A host's one descriptor: the deadline's timer and the waiter's fd. */
+/* A host's one descriptor: the deadline's timer and the waiter's fd,
+ * made when the host first asks for it (leash_run_fd): a host that only
+ * waits (leash_run_wait) polls the two itself and needs none. */
 static int run_epoll(struct leash_run *r)
 {
 	int fds[2] = { r->w.timer.fd, r->w.waiter.fd };
+	int ep = epoll_create1(EPOLL_CLOEXEC);
 
-	r->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (r->epfd < 0)
+	if (ep < 0)
 		return -1;
 	for (int i = 0; i < 2; i++) {
 		struct epoll_event ev = { .events = EPOLLIN };
 
-		if (fds[i] >= 0 &&
-		    epoll_ctl(r->epfd, EPOLL_CTL_ADD, fds[i], &ev) < 0)
-			return -1;
+		if (epoll_ctl(ep, EPOLL_CTL_ADD, fds[i], &ev) < 0) {
+			int err = errno;
+
+			close(ep);
+			return errno = err, -1;
+		}
 	}
+	r->epfd = ep;
 	return 0;
 }
 
@@ -127,9 +133,8 @@ static int run_begin(struct leash_run *r)
 	supervise_begin(&r->w, p, &r->ss, r->kind, &r->c, &r->out);
 	/* A host needs a poll-able descriptor that the deadline and the exit
 	 * both wake: without timerfd or a waiter fd there is none. */
-	if (p->in_host && (r->w.timer.fd < 0 || r->w.waiter.fd < 0 ||
-			   run_epoll(r) < 0))
-		return -1;
+	if (p->in_host && (r->w.timer.fd < 0 || r->w.waiter.fd < 0))
+		return errno = ENOSYS, -1;
 	return 0;
 }
 
@@ -306,7 +311,12 @@ pid_t leash_run_pid(const leash_run_t *run)
 
 int leash_run_fd(const leash_run_t *run)
 {
-	return run->epfd;
+	/* Made on the first call; the run is the host's, never const. */
+	struct leash_run *r = (struct leash_run *)run;
+
+	if (r->epfd < 0 && !r->done && run_epoll(r) < 0)
+		return -1;
+	return r->epfd;
 }
 
 /* One round of the loop for at most MS: 1 ended, 0 not yet, -errno. */

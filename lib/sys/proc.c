@@ -14,6 +14,15 @@
 
 #define PROC_SUPER_MAGIC 0x9fa0 /* <linux/magic.h> */
 
+int proc_check(void)
+{
+	struct statfs sf;
+
+	if (statfs("/proc", &sf) < 0)
+		return -1;
+	return sf.f_type == PROC_SUPER_MAGIC ? 0 : (errno = ENOENT, -1);
+}
+
 int proc_open(void)
 {
 	int fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -21,6 +21,9 @@ struct proc_stat {
  * procfs (an empty /proc in a chroot or an image being built): a walk
  * of it would find no process and pass for a tree with none. */
 int proc_open(void);
+/* Is procfs mounted on /proc?  proc_open's test, asked with one statfs:
+ * 0, or -1 with errno as proc_open's. */
+int proc_check(void);
 /* Parse BUF, the text of a /proc/PID/stat: 0, or -1 when it is not one.
  * The command name may hold anything, ')' and spaces too, so the fields
  * are counted from its last ')'. */
