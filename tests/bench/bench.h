@@ -129,6 +129,8 @@ void sec_library(const struct setup *s);
 /* bench run as `libemu` under qemu-user, or as `libhost` (its glibc
  * build): the library section's launches in that process (library.c). */
 int library_host(int argc, char **argv);
+/* The medians bench run as libhost gives (for the self-test). */
+int library_host_medians(const struct setup *s);
 void sec_targets(void);
 
 /* One measurement each, for the self-test.  timing_exit: latency and

@@ -189,6 +189,22 @@ static bool host_medians(const char *exe, const char *const *argv,
 	return pid > 0 && st == 0 && !isnan(med[E_BARE]);
 }
 
+/* For the self-test: this bench run as libhost (no launcher, as the
+ * glibc build is) gives a median for each launch it can make: the bare
+ * one, the library's and, where installed, timeout's. */
+int library_host_medians(const struct setup *s)
+{
+	const char *argv[] = { "libhost", "5", "-", s->t_true,
+			       s->gnu_timeout ? s->gnu_timeout : "-", "-", NULL };
+	double med[E_N];
+	int k = 0;
+
+	host_medians(s->t_true, argv, med);
+	for (int m = 0; m < E_N; m++)
+		k += !isnan(med[m]);
+	return k;
+}
+
 /* H's rows, their overheads over its own bare launch, and the library's
  * overhead as a share of exec'ing timeout's there (into *RATIO). */
 static void host_rows(const struct host *h, int rounds, const double med[E_N],
