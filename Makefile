@@ -69,7 +69,8 @@ endif
 
 # SANITIZE=1: a dynamic ASan+UBSan build of the same sources in build-san/.
 # GLIBC=1: the same without the sanitizers in build-glibc/: libleash.a
-# for glibc hosts (the GLib host test, make check when GLib is there).
+# for glibc hosts (the GLib host test, make check when GLib is there),
+# and make bench's glibc host (build-glibc/bench: the bench against it).
 ifeq ($(SANITIZE),1)
 B := build-san
 else ifeq ($(GLIBC),1)
@@ -295,11 +296,24 @@ demo:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(TEST_ENV) $(srcdir)/build-aux/demo.sh
 
+# The library section's glibc host: the bench built again against glibc
+# and build-glibc/libleash.a (GLIBC=1); BENCH_GLIBC=PATH|no overrides,
+# and where it cannot be built its rows say why (BENCH_GLIBC_WHY).
+BENCH_GLIBC_SH = glibc=$${BENCH_GLIBC-}; why=; \
+	if [ -n "$$glibc" ]; then :; \
+	elif [ -n "$(ARCH)" ]; then glibc=no why="a cross build (ARCH=$(ARCH))"; \
+	elif ! command -v $(or $(SAN_CC),gcc) >/dev/null 2>&1; then \
+		glibc=no why="no $(or $(SAN_CC),gcc), the glibc toolchain"; \
+	elif $(MAKE) --no-print-directory GLIBC=1 build-glibc/bench; then \
+		glibc=$(abspath build-glibc/bench); \
+	else glibc=no why="make GLIBC=1 build-glibc/bench failed (above)"; fi
 bench:
 	$(Q)$(call DEPS_CMD,check)
 	$(Q)$(MAKE) --no-print-directory all $(if $(BENCH_SRCS),$(B)/bench)
-	$(Q)if [ -x $(srcdir)/build-aux/bench.sh ]; then \
-		$(TEST_ENV) BENCH=$(abspath $(B)/bench) $(srcdir)/build-aux/bench.sh; \
+	$(Q)$(BENCH_GLIBC_SH); \
+	if [ -x $(srcdir)/build-aux/bench.sh ]; then \
+		$(TEST_ENV) BENCH=$(abspath $(B)/bench) BENCH_GLIBC="$$glibc" \
+		BENCH_GLIBC_WHY="$$why" $(srcdir)/build-aux/bench.sh; \
 	else echo "leash: no build-aux/bench.sh yet: nothing to measure"; fi
 
 check-vm:

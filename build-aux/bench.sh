@@ -17,6 +17,10 @@
 #                      emulated rows; unset: the one build-aux/cross.sh
 #                      unpacks into the build directory (fetched once);
 #                      "no": no emulated rows
+#   BENCH_GLIBC=PATH   the bench built against glibc (make bench builds
+#                      build-glibc/bench), for the library section's glibc
+#                      host rows; unset or "no": none, BENCH_GLIBC_WHY
+#                      says why
 #   LEASH, BENCH       the binaries (make passes build/leash, build/bench)
 set -eu
 
@@ -70,5 +74,11 @@ fi
 case $qemu in
 no | '') ;;
 *) set -- "$@" --qemu "$qemu" ;;
+esac
+case ${BENCH_GLIBC-} in
+'') set -- "$@" --glibc-skip \
+	"${BENCH_GLIBC_WHY:-no glibc build: make bench builds one, or BENCH_GLIBC}" ;;
+no) set -- "$@" --glibc-skip "${BENCH_GLIBC_WHY:-BENCH_GLIBC=no}" ;;
+*) set -- "$@" --glibc "$BENCH_GLIBC" ;;
 esac
 exec "$bench" "$@"

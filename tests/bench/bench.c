@@ -132,7 +132,8 @@ static void usage(void)
 {
 	fputs("usage: bench [--quick] [--leash PATH] [--json FILE]"
 	      " [--commit ID] [--fair SCRIPT] [--only SECTIONS]\n"
-	      "             [--qemu QEMU] [--variant LEASH]...\n"
+	      "             [--qemu QEMU] [--glibc BENCH | --glibc-skip WHY]"
+	      " [--variant LEASH]...\n"
 	      "       bench --selftest\n"
 	      "sections: launch,latency,overshoot,memory,size,scale,stress,"
 	      "fair,relay,watch,library\n", stderr);
@@ -157,6 +158,8 @@ static void parse_opts(int argc, char **argv, struct setup *s,
 		{ "selftest", no_argument, NULL, 's' },
 		{ "variant", required_argument, NULL, 'v' },
 		{ "qemu", required_argument, NULL, 'Q' },
+		{ "glibc", required_argument, NULL, 'g' },
+		{ "glibc-skip", required_argument, NULL, 'G' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *q = getenv("BENCH_QUICK");
@@ -174,11 +177,19 @@ static void parse_opts(int argc, char **argv, struct setup *s,
 		case 's': o->selftest = true; break;
 		case 'v': add_variant(s, optarg); break;
 		case 'Q': s->qemu = *optarg ? optarg : NULL; break;
+		case 'g': s->glibc = optarg; break;
+		case 'G': s->glibc = NULL; s->glibc_why = optarg; break;
 		default: usage();
 		}
 	}
 	if (optind != argc)
 		usage();
+	if (s->glibc && access(s->glibc, X_OK) < 0) {
+		s->glibc_why = "--glibc: not an executable";
+		s->glibc = NULL;
+	} else if (!s->glibc && !s->glibc_why) {
+		s->glibc_why = "no glibc build (--glibc)";
+	}
 	if (s->leash && access(s->leash, X_OK) < 0) {
 		printf("note: %s: not built yet; leash rows are skipped\n",
 		       s->leash);
@@ -250,6 +261,7 @@ static void figures_init(void)
 	fig.t_vs_floor = fig.u_off_ratio = NAN;
 	fig.qemu_t_vs_floor = fig.qemu_t_vs_floor_cpu = NAN;
 	fig.lib_to_timeout = fig.qemu_lib_to_timeout = NAN;
+	fig.glibc_lib_to_timeout = NAN;
 	fig.relay_vs_su = fig.relay_rss_kib = NAN;
 	fig.cg_vs_floor = fig.cg_vs_floor_cpu = NAN;
 	fig.t_ratio_cpu = fig.u_ratio_cpu = fig.thread_vs_pidfd_cpu = NAN;
@@ -267,8 +279,8 @@ int main(int argc, char **argv)
 	const char *me = base_name(argv[0]);
 	int64_t t0;
 
-	if (!strcmp(me, "libemu"))
-		return library_emulated(argc, argv);
+	if (!strcmp(me, "libemu") || !strcmp(me, "libhost"))
+		return library_host(argc, argv);
 	for (int i = 0; target_names[i]; i++)
 		if (!strcmp(me, target_names[i]))
 			return target_main(me, argc, argv);

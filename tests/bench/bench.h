@@ -36,6 +36,8 @@ struct setup {
 	const char *su;
 	const char *fair;           /* the fair-share demo script, or NULL */
 	const char *qemu;           /* qemu-user for this machine, or NULL */
+	const char *glibc;          /* this bench built against glibc, or NULL */
+	const char *glibc_why;      /* why there is none */
 	const char *variant[MAX_VARIANTS];  /* more leash binaries to compare */
 	char dir[64];               /* private temp dir holding the targets */
 	char t_true[96], t_stamp[96], t_sleeper[96], t_holder[96], t_minsup[96];
@@ -124,9 +126,11 @@ void sec_fair(const struct setup *s);
 void sec_relay(const struct setup *s);
 void sec_watch(const struct setup *s);
 void sec_library(const struct setup *s);
-/* bench run as `libemu` under qemu-user: the library section's emulated
- * launches (library.c). */
-int library_emulated(int argc, char **argv);
+/* bench run as `libemu` under qemu-user, or as `libhost` (its glibc
+ * build): the library section's launches in that process (library.c). */
+int library_host(int argc, char **argv);
+/* The medians bench run as libhost gives (for the self-test). */
+int library_host_medians(const struct setup *s);
 void sec_targets(void);
 
 /* One measurement each, for the self-test.  timing_exit: latency and
@@ -152,6 +156,7 @@ struct figures {
 	double qemu_t_vs_floor_cpu;
 	double lib_to_timeout;      /* libleash overhead / exec'ing timeout's */
 	double qemu_lib_to_timeout; /* the same, in an emulated process */
+	double glibc_lib_to_timeout; /* the same, in a glibc process */
 	double u_off_ratio;         /* leash -u --cgroup=off / setpriv's */
 	double relay_vs_su;         /* pty relay time / util-linux su --pty's */
 	double relay_rss_kib;       /* leash's Rss while it relays */

@@ -10,7 +10,12 @@
  * bench binary, linked as `libemu`, runs under the emulator and does the
  * four launches in that emulated process; timeout and leash are exec'd
  * through the emulator, as binfmt_misc would, while `true` (the command
- * in every row) is exec'd natively, as qemu-user execs a program. */
+ * in every row) is exec'd natively, as qemu-user execs a program.
+ *
+ * And in a glibc host (GLib programs, the library's clients): this bench
+ * built against glibc and the glibc build of libleash runs the same four
+ * launches in its own process (libhost), timeout and leash exec'd
+ * directly. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -67,27 +72,44 @@ static int64_t through_library(const char *t_true, leash_attr_t *a)
 	return now_ns() - t0;
 }
 
-/* The emulated rows, in the emulated process. */
+/* The rows of another host process: the bare launch, the library run,
+ * timeout and leash exec'd (through a launcher: the emulator). */
 enum { E_BARE, E_LIB, E_GNU, E_LEASH, E_N };
 static const char *const ekeys[E_N] = { "bare", "library", "gnu_timeout",
 					"leash" };
-static const char *const enames[E_N] = {
+
+struct host {
+	const char *key;            /* JSON member in library */
+	const char *label;          /* "(label)" in the ratio's line */
+	const char *names[E_N];
+};
+
+static const struct host qemu_host = { "qemu", "qemu-user", {
 	"qemu-user: true (posix_spawn + waitpid, bare)",
 	"qemu-user: libleash: leash_spawn -t 10 + wait",
 	"qemu-user: exec timeout 10 true (GNU, emulated)",
 	"qemu-user: exec leash -t 10 true (emulated)",
-};
+} };
+static const struct host glibc_host = { "glibc", "glibc host", {
+	"glibc host: true (posix_spawn + waitpid, bare)",
+	"glibc host: libleash: leash_spawn -t 10 + wait",
+	"glibc host: exec timeout 10 true (GNU)",
+	"glibc host: exec leash -t 10 true",
+} };
 
-/* bench run as `libemu ROUNDS QEMU TRUE TIMEOUT LEASH` (TIMEOUT, LEASH:
- * "-" for none), under QEMU: each launch's median, "KEY MEDIAN_US" a
- * line; no line for a launch that failed. */
-int library_emulated(int argc, char **argv)
+/* bench run as `libemu ROUNDS LAUNCHER TRUE TIMEOUT LEASH` (under the
+ * emulator; LAUNCHER the emulator, which timeout and leash are exec'd
+ * through) or `libhost ...` (the glibc build; LAUNCHER "-": exec'd
+ * directly).  TIMEOUT, LEASH: "-" for none.  Each launch's median, "KEY
+ * MEDIAN_US" a line; no line for a launch that failed. */
+int library_host(int argc, char **argv)
 {
 	int rounds = argc == 6 ? atoi(argv[1]) : 0;
 	const char *q = argv[2], *t_true = argv[3];
 	const char *bare[] = { t_true, NULL };
 	const char *gnu[] = { q, argv[4], "10", t_true, NULL };
 	const char *lsh[] = { q, argv[5], "-t", "10", t_true, NULL };
+	int direct = !strcmp(q, "-");   /* skip the launcher's slot */
 	bool on[E_N] = { true, true, strcmp(argv[4], "-"), strcmp(argv[5], "-") };
 	struct timespec ten = { 10, 0 };
 	double *v[E_N];
@@ -109,7 +131,8 @@ int library_emulated(int argc, char **argv)
 			int64_t ns = !on[m] ? 0 :
 				m == E_BARE ? spawn_wait(bare) :
 				m == E_LIB ? through_library(t_true, a) :
-				m == E_GNU ? spawn_wait(gnu) : spawn_wait(lsh);
+				m == E_GNU ? spawn_wait(gnu + direct) :
+				spawn_wait(lsh + direct);
 
 			if (ns < 0)
 				on[m] = false;
@@ -128,16 +151,13 @@ int library_emulated(int argc, char **argv)
 	return 0;
 }
 
-/* Start the emulated process, read its medians into MED (NAN: none).
- * Returns false when it could not run. */
-static bool emulated_medians(const struct setup *s, int rounds,
-			     double med[E_N])
+/* Start EXE with ARGV, read its medians into MED (NAN: none).  Returns
+ * false when it could not run. */
+static bool host_medians(const char *exe, const char *const *argv,
+			 double med[E_N])
 {
-	char path[128], n[16], line[128], key[32];
-	const char *argv[] = { s->qemu, path, n, s->qemu, s->t_true,
-			       s->gnu_timeout ? s->gnu_timeout : "-",
-			       s->leash ? s->leash : "-", NULL };
 	posix_spawn_file_actions_t fa;
+	char line[128], key[32];
 	int fds[2], st = -1;
 	double us;
 	pid_t pid;
@@ -145,13 +165,11 @@ static bool emulated_medians(const struct setup *s, int rounds,
 
 	for (int m = 0; m < E_N; m++)
 		med[m] = NAN;
-	snprintf(path, sizeof path, "%s/libemu", s->dir);
-	snprintf(n, sizeof n, "%d", rounds);
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return false;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-	if (posix_spawn(&pid, s->qemu, &fa, NULL, (char *const *)argv,
+	if (posix_spawn(&pid, exe, &fa, NULL, (char *const *)argv,
 			environ) != 0)
 		pid = -1;
 	posix_spawn_file_actions_destroy(&fa);
@@ -171,26 +189,33 @@ static bool emulated_medians(const struct setup *s, int rounds,
 	return pid > 0 && st == 0 && !isnan(med[E_BARE]);
 }
 
-/* The emulated rows, their overheads over the emulated bare launch, and
- * the library's overhead as a share of exec'ing timeout's there. */
-static void emulated_rows(const struct setup *s, int rounds)
+/* For the self-test: this bench run as libhost (no launcher, as the
+ * glibc build is) gives a median for each launch it can make: the bare
+ * one, the library's and, where installed, timeout's. */
+int library_host_medians(const struct setup *s)
 {
+	const char *argv[] = { "libhost", "5", "-", s->t_true,
+			       s->gnu_timeout ? s->gnu_timeout : "-", "-", NULL };
 	double med[E_N];
+	int k = 0;
 
-	if (!s->qemu) {
-		printf("  (qemu-user rows skipped: no qemu-user, BENCH_QEMU)\n");
-		return;
-	}
-	if (!emulated_medians(s, rounds, med)) {
-		printf("  (qemu-user rows: the emulated bench failed)\n");
-		return;
-	}
-	json_obj("qemu");
+	host_medians(s->t_true, argv, med);
+	for (int m = 0; m < E_N; m++)
+		k += !isnan(med[m]);
+	return k;
+}
+
+/* H's rows, their overheads over its own bare launch, and the library's
+ * overhead as a share of exec'ing timeout's there (into *RATIO). */
+static void host_rows(const struct host *h, int rounds, const double med[E_N],
+		      double *ratio)
+{
+	json_obj(h->key);
 	json_int("rounds", rounds);
 	for (int m = 0; m < E_N; m++) {
 		if (isnan(med[m]))
 			continue;
-		printf("  %-48s %9.0f  +%7.0f\n", enames[m], med[m],
+		printf("  %-48s %9.0f  +%7.0f\n", h->names[m], med[m],
 		       med[m] - med[E_BARE]);
 		json_obj(ekeys[m]);
 		json_num("median_us", med[m]);
@@ -200,15 +225,61 @@ static void emulated_rows(const struct setup *s, int rounds)
 	if (!isnan(med[E_GNU])) {
 		double gnu_ovh = med[E_GNU] - med[E_BARE];
 
-		fig.qemu_lib_to_timeout = (med[E_LIB] - med[E_BARE]) / gnu_ovh;
-		printf("  library overhead / exec'ing timeout's (qemu-user): "
-		       "%.3f (target <= 0.05)\n", fig.qemu_lib_to_timeout);
-		json_num("library_to_timeout", fig.qemu_lib_to_timeout);
+		*ratio = (med[E_LIB] - med[E_BARE]) / gnu_ovh;
+		printf("  library overhead / exec'ing timeout's (%s): "
+		       "%.3f (target <= 0.05)\n", h->label, *ratio);
+		json_num("library_to_timeout", *ratio);
 		if (!isnan(med[E_LEASH]))
 			json_num("leash_to_timeout",
 				 (med[E_LEASH] - med[E_BARE]) / gnu_ovh);
 	}
 	json_end();
+}
+
+/* The emulated rows: build/bench itself (linked as libemu) under
+ * qemu-user, timeout and leash exec'd through it. */
+static void emulated_rows(const struct setup *s, int rounds)
+{
+	char path[128], n[16];
+	const char *argv[] = { s->qemu, path, n, s->qemu, s->t_true,
+			       s->gnu_timeout ? s->gnu_timeout : "-",
+			       s->leash ? s->leash : "-", NULL };
+	double med[E_N];
+
+	if (!s->qemu) {
+		printf("  (qemu-user rows skipped: no qemu-user, BENCH_QEMU)\n");
+		return;
+	}
+	snprintf(path, sizeof path, "%s/libemu", s->dir);
+	snprintf(n, sizeof n, "%d", rounds);
+	if (!host_medians(s->qemu, argv, med)) {
+		printf("  (qemu-user rows: the emulated bench failed)\n");
+		return;
+	}
+	host_rows(&qemu_host, rounds, med, &fig.qemu_lib_to_timeout);
+}
+
+/* The glibc host's rows: this bench built against glibc and
+ * build-glibc/libleash.a (GLIBC=1), run as libhost: glibc's malloc and
+ * its own posix_spawn (the bare row there), as a GLib program has. */
+static void glibc_rows(const struct setup *s, int rounds)
+{
+	char n[16];
+	const char *argv[] = { "libhost", n, "-", s->t_true,
+			       s->gnu_timeout ? s->gnu_timeout : "-",
+			       s->leash ? s->leash : "-", NULL };
+	double med[E_N];
+
+	if (!s->glibc) {
+		printf("  (glibc host rows skipped: %s)\n", s->glibc_why);
+		return;
+	}
+	snprintf(n, sizeof n, "%d", rounds);
+	if (!host_medians(s->glibc, argv, med)) {
+		printf("  (glibc host rows: %s failed)\n", s->glibc);
+		return;
+	}
+	host_rows(&glibc_host, rounds, med, &fig.glibc_lib_to_timeout);
 }
 
 void sec_library(const struct setup *s)
@@ -279,6 +350,7 @@ void sec_library(const struct setup *s)
 			json_num("library_leaf_to_timeout",
 				 (st[M_LIB_LEAF].med - st[M_BARE].med) / gnu_ovh);
 	}
+	glibc_rows(s, rounds);
 	emulated_rows(s, s->quick ? 15 : 100);
 	json_end();
 	for (int m = 0; m < M_N; m++)

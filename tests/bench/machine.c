@@ -129,6 +129,8 @@ void sec_targets(void)
 	       fig.qemu_t_vs_floor, "x");
 	target("library_to_timeout", "libleash overhead / exec'ing timeout's",
 	       0.05, fig.lib_to_timeout, "x");
+	target("glibc_library_to_timeout", "the same, in a glibc host",
+	       0.05, fig.glibc_lib_to_timeout, "x");
 	target("qemu_library_to_timeout", "the same, in a qemu-user process",
 	       0.05, fig.qemu_lib_to_timeout, "x");
 	target("u_off_ratio", "leash -u nobody --cgroup=off / setpriv chain's",

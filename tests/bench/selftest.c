@@ -4,7 +4,8 @@
  * that exits 20 ms after its command must show 20 ms more exit latency
  * than none; one that kills at 130 ms must show a 30 ms overshoot; the
  * memory walk must find the chain; a launch that sleeps 10 ms must cost
- * at least 10 ms more than a bare one. */
+ * at least 10 ms more than a bare one; the library section's sub-run
+ * (the bench started as libhost) must give a median for each launch. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -106,6 +107,13 @@ static void check_launch(const struct setup *s)
 	      ss.med - sb.med, 10000, 1e9);
 }
 
+static void check_host(const struct setup *s)
+{
+	check("library: libhost's medians (bare, library, timeout)",
+	      library_host_medians(s), 2 + !!s->gnu_timeout,
+	      2 + !!s->gnu_timeout);
+}
+
 int selftest(const struct setup *s)
 {
 	printf("bench self-test: the methods against a supervisor with known "
@@ -114,6 +122,7 @@ int selftest(const struct setup *s)
 	check_overshoot(s);
 	check_memory(s);
 	check_launch(s);
+	check_host(s);
 	printf("%s\n", failed ? "self-test FAILED" : "self-test passed");
 	return failed ? 1 : 0;
 }

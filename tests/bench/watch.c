@@ -47,7 +47,7 @@ static void watch_skip(const char *why)
  * else the script beside the fair-share demo, watchkit beside leash. */
 void sec_watch(const struct setup *s)
 {
-	static char script[512], kit[512];
+	static char script[512 + 16], kit[512 + 16]; /* dir[512] + a name */
 	struct cmd c = { .key = "watch" };
 	int p[2], status = -1;
 	pid_t pid;
