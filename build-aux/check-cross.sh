@@ -141,8 +141,12 @@ if [[ -d $bdir/host ]]; then
 fi
 [[ -f $bdir/libleash.a ]] && cp "$bdir/libleash.a" "$tmp/bin/"
 readelf=$(sed -n 's/^READELF = //p' "$bdir/config.mk" 2>/dev/null)
-nm=${readelf%readelf}nm
+# The target's binutils read and link its archive (the host's would not):
+# nm for the exports, ld and objdump for the writable data it reaches.
+nm=${readelf%readelf}nm ld=${readelf%readelf}ld objdump=${readelf%readelf}objdump
 command -v "$nm" >/dev/null 2>&1 || nm=nm
+command -v "$ld" >/dev/null 2>&1 || ld=ld
+command -v "$objdump" >/dev/null 2>&1 || objdump=objdump
 ln -s leash "$tmp/bin/timeout"
 ln -s leash "$tmp/bin/su"
 chmod -R go+rX "$tmp"
@@ -154,7 +158,7 @@ emulator=${emulator:-${qemu##*/}}
 echo "== check-cross $arch: $("$tmp/bin/leash" --version | head -n 1) under ${qemu##*/} ($emulator)"
 # LEASH_EMULATOR: the tests run under an emulator (its name and version),
 # for those that must tell an emulator's refusal from the kernel's.
-LEASH_EMULATOR=$emulator NM=$nm \
+LEASH_EMULATOR=$emulator NM=$nm LD=$ld OBJDUMP=$objdump \
 LEASH=$tmp/bin/leash TIMEOUT=$tmp/bin/timeout SU=$tmp/bin/su \
 	PROBE=$tmp/bin/probe LEASH_BUILDDIR=$tmp/bin LEASH_SRCDIR=$src \
 	LEASH_SKIP_LIST=$tmp/skip "$src/build-aux/check.sh"

@@ -166,8 +166,9 @@ reaper_ok() {
 # storage.  Each must be in tests/host/state.allow with why no two runs
 # share it; a static buffer put on the library's path fails here.
 @test "library: every writable datum the leash_* calls reach is listed, with why no two runs share it" {
-	local ld=${LD:-ld} allow=${LEASH_SRCDIR:-$TOP}/tests/host/state.allow
-	command -v "$ld" >/dev/null && command -v objdump >/dev/null ||
+	local ld=${LD:-ld} objdump=${OBJDUMP:-objdump}
+	local allow=${LEASH_SRCDIR:-$TOP}/tests/host/state.allow
+	command -v "$ld" >/dev/null && command -v "$objdump" >/dev/null ||
 		skip "no ld or objdump"
 	# The sanitizers' instrumentation brings writable data of its own.
 	! grep -q fsanitize "${LEASH_BUILDDIR:-$TOP/build}/.flags" 2>/dev/null ||
@@ -180,7 +181,7 @@ reaper_ok() {
 	(( ${#roots[@]} > 30 ))
 	run "$ld" -r --gc-sections "${roots[@]}" -o "$TMP/reach.o" "$LIBA"
 	assert_status 0
-	run objdump -t "$TMP/reach.o"
+	run "$objdump" -t "$TMP/reach.o"
 	assert_status 0
 	local found
 	found=$(awk 'NF >= 5 && $NF !~ /^\./ && $(NF-2) ~ /^\.(data|bss|tdata|tbss)/ &&
