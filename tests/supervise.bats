@@ -452,12 +452,18 @@ STRACE_SET=kill,tkill,tgkill,pidfd_send_signal,pidfd_open,waitid,wait4
 	[ "${lines[0]}" = status=signal:10 ]
 }
 
+# The grandchild is running before the deadline (its report written), so
+# a slow machine cannot pass the first half with nothing to kill, nor
+# fail the second with nothing yet to spare.
 @test "native: grandchildren die at the deadline; --foreground spares them" {
-	run bounded leash -t 0.2 sh -c 'probe -m "$1" -s 30 -q >/dev/null 2>&1 & wait' sh "$MARK"
+	local up='probe -m "$1" -s 30 -q -o "$2" >/dev/null 2>&1 & while [ ! -e "$2" ]; do sleep 0.02; done'
+	run bounded leash -t 1 sh -c "$up; wait" sh "$MARK" "$TMP/r1"
 	assert_status 124
+	[ -e "$TMP/r1" ]
 	assert_no_leftovers
-	run bounded leash --foreground -t 0.2 sh -c 'probe -m "$1" -s 30 -q >/dev/null 2>&1 & exec sleep 10' sh "$MARK"
+	run bounded leash --foreground -t 1 sh -c "$up; exec sleep 10" sh "$MARK" "$TMP/r2"
 	assert_status 124
+	[ -e "$TMP/r2" ]
 	[ -n "$(marked_pids)" ]
 }
 
