@@ -102,7 +102,8 @@ static void as_user(void)
 
 static void signal_and_free(void)
 {
-	char *argv[] = { "sh", "-c", "sleep 30", NULL };
+	/* exec: no sleep of dash's left holding the test's output for 30 s */
+	char *argv[] = { "sh", "-c", "exec sleep 30", NULL };
 	struct leash_outcome o;
 	leash_run_t *r, *r2;
 	siginfo_t si;
