@@ -326,6 +326,30 @@ STRACE_SET=kill,tkill,tgkill,pidfd_send_signal,pidfd_open,waitid,wait4
 	done
 }
 
+# The waiter thread makes a command that keeps leash's uid, without a
+# leaf or a pty, sharing leash's memory until the exec (CLONE_VFORK: no
+# page table copied); one that runs as another uid, or under another
+# strategy, is forked (lib/spawn/spawn.h, spawn_job).
+@test "launch: the waiter thread starts a same-uid command vfork-style; -u and LEASH_WAIT=pidfd fork" {
+	need_strace
+	[ "${SANITIZE:-0}" != 1 ] || skip "the sanitizer build forks (spawn.c: VFORK_OK)"
+	[ -z "${LEASH_EMULATOR:-}" ] || skip "under $LEASH_EMULATOR: a vfork-style clone is made by fork"
+	[[ $WAITS == *thread* ]] || skip "LEASH_WAIT=$LEASH_WAIT"
+	LEASH_WAIT=thread run "${TRACED[@]}" -f -qq -o "$TMP/t" -e trace=clone,clone3,fork,vfork \
+		"$LEASH" -t 5 true
+	assert_status 0
+	grep -q 'CLONE_VM|CLONE_VFORK' "$TMP/t"
+	LEASH_WAIT=pidfd run "${TRACED[@]}" -f -qq -o "$TMP/p" -e trace=clone,clone3,fork,vfork \
+		"$LEASH" -t 5 true
+	assert_status 0
+	! grep -q 'CLONE_VFORK' "$TMP/p"
+	[[ $(id -u) == 0 ]] || return 0
+	LEASH_WAIT=thread run "${TRACED[@]}" -f -qq -o "$TMP/u" -e trace=clone,clone3,fork,vfork \
+		"$LEASH" -u nobody --cgroup=off -t 5 true
+	assert_status 0
+	! grep -q 'CLONE_VFORK' "$TMP/u"
+}
+
 @test "wait: the command's SIGCHLD wakes the main thread at its exit, with every strategy, subreaper or not" {
 	need_strace
 	# --foreground: no subreaper.  Before, only a subreaper had SIGCHLD
