@@ -324,41 +324,62 @@ static pid_t spawn_fork_host(struct plan *plan, const sigset_t *mask,
 	return pid;
 }
 
-int spawn_start(struct plan *plan, const sigset_t *orig_mask,
-		struct child *c)
+/* C's error pipe, before any child: C->errfd its read end, *WFD the
+ * child's write end.  -1 with errno. */
+static int error_pipe(struct child *c, int *wfd)
 {
 	int fds[2];
-	bool born;
 
 	c->pidfd = -1;
 	c->by_thread = false;
 	if (pipe2(fds, O_CLOEXEC) < 0)
+		return c->errfd = -1, -1;
+	c->errfd = fds[0];
+	*wfd = fds[1];
+	return 0;
+}
+
+/* No child was made: both ends closed, errno kept. */
+static int error_pipe_drop(struct child *c, int wfd)
+{
+	int err = errno;
+
+	close(c->errfd);
+	close(wfd);
+	c->errfd = -1;
+	return errno = err, -1;
+}
+
+int spawn_start(struct plan *plan, const sigset_t *orig_mask,
+		struct child *c)
+{
+	int wfd;
+	bool born;
+
+	if (error_pipe(c, &wfd) < 0)
 		return -1;
 	/* fork, not vfork, from the main thread: a vfork parent sleeps until
 	 * the child execs, so a child stopped by the target user or blocked
 	 * in chdir/execve on a hung mount would freeze leash (no deadline,
 	 * no forwarding: leash(1)'s vfork-style child is its waiter thread's
 	 * for that, spawn_job); and a child running as the target must not
-	 * share root's memory.  No
-	 * other thread exists yet (the waiter starts after spawn), so
-	 * musl's set*id calls in the child act on it alone, and clone3
-	 * needs none of fork's lock handling (lib/spawn/clone3.c). */
-	c->pid = plan->in_host ? spawn_fork_host(plan, orig_mask, fds[1], &born,
+	 * share root's memory.  No other thread runs yet (the waiter starts
+	 * after spawn; one whose vfork-style clone failed may still be on
+	 * its way out, but its child keeps leash's uid and has no leaf, so
+	 * it is forked by fork()), so musl's set*id calls in the child act
+	 * on it alone, and clone3 needs none of fork's lock handling
+	 * (lib/spawn/clone3.c). */
+	c->pid = plan->in_host ? spawn_fork_host(plan, orig_mask, wfd, &born,
 						 &c->pidfd) :
 		 spawn_fork(plan, &born);
-	if (c->pid < 0) {
-		int err = errno;
-		close(fds[0]);
-		close(fds[1]);
-		return errno = err, -1;
-	}
+	if (c->pid < 0)
+		return error_pipe_drop(c, wfd);
 	if (c->pid == 0) {
-		close(fds[0]);
-		child_run(plan, orig_mask, plan->self, fds[1], born);
+		close(c->errfd);
+		child_run(plan, orig_mask, plan->self, wfd, born);
 	}
 	/* Never left open, or the read below would wait for ever. */
-	stdfd_drop(fds[1]);
-	c->errfd = fds[0];
+	stdfd_drop(wfd);
 	return 0;
 }
 
@@ -372,15 +393,16 @@ bool spawn_job_ok(struct plan *plan)
 int spawn_job_open(struct spawn_job *j, struct plan *plan,
 		   const sigset_t *orig_mask, struct child *c)
 {
-	int fds[2];
+	*j = (struct spawn_job){ plan, orig_mask, -1, 0, 0 };
+	return error_pipe(c, &j->fd);
+}
 
-	c->pidfd = -1;
-	c->by_thread = false;
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return -1;
-	*j = (struct spawn_job){ plan, orig_mask, fds[1], 0, 0 };
-	c->errfd = fds[0];
-	return 0;
+int spawn_job_cancel(struct spawn_job *j, struct child *c)
+{
+	int rc = error_pipe_drop(c, j->fd);
+
+	j->fd = -1;
+	return rc;
 }
 
 pid_t spawn_job_run(void *job)
@@ -411,16 +433,14 @@ int spawn_job_born(struct spawn_job *j, struct child *c)
 	while (!(pid = __atomic_load_n(&j->pid, __ATOMIC_ACQUIRE)) &&
 	       !(err = __atomic_load_n(&j->err, __ATOMIC_ACQUIRE)))
 		sched_yield();
+	if (pid <= 0)
+		return errno = err, spawn_job_cancel(j, c);
 	/* Ours to close now: the child has its own copy until the exec. */
 	stdfd_drop(j->fd);
-	if (pid > 0) {
-		c->pid = pid;
-		c->by_thread = true;
-		return 0;
-	}
-	close(c->errfd);
-	c->errfd = -1;
-	return errno = err, -1;
+	j->fd = -1;
+	c->pid = pid;
+	c->by_thread = true;
+	return 0;
 }
 
 int spawn_result(struct child *c, struct spawn_error *e)

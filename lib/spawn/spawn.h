@@ -3,13 +3,14 @@
  *
  * Promises: the fork is from the main thread (the death signal follows
  * the forking thread), but for leash(1)'s vfork-style child below, made
- * by the waiter thread, which outlives it; the child only prepares and execs, every step in
- * DESIGN.md's order (signals, session, cgroup join while still root,
- * identity, death signal, environment, exec), and reports a failure as
- * {stage, errno} on a close-on-exec pipe, so the parent can tell 126
- * from 127 and start nothing half-way.  A child that changes uid never
- * shares root's address space (no vfork) and never gets the caller's
- * terminal.  Never: an id change in the threaded parent. */
+ * by the waiter thread, which outlives it; the child only prepares and
+ * execs, every step in DESIGN.md's order (signals, session, cgroup join
+ * while still root, identity, death signal, environment, exec), and
+ * reports a failure as {stage, errno} on a close-on-exec pipe, so the
+ * parent can tell 126 from 127 and start nothing half-way.  A child
+ * that changes uid never shares root's address space (no vfork) and
+ * never gets the caller's terminal.  Never: an id change in the
+ * threaded parent. */
 #ifndef LEASH_SPAWN_H
 #define LEASH_SPAWN_H
 
@@ -81,6 +82,9 @@ bool spawn_job_ok(struct plan *plan);
 /* Main thread: the error pipe, C->errfd its read end.  -1 with errno. */
 int spawn_job_open(struct spawn_job *j, struct plan *plan,
 		   const sigset_t *orig_mask, struct child *c);
+/* Main thread, when no waiter thread took the job: the pipe closed,
+ * errno kept; -1, so the caller forks instead. */
+int spawn_job_cancel(struct spawn_job *j, struct child *c);
 /* The waiter thread: make the child, then return once it has exec'd or
  * ended: its pid; -1 when none was made, which the main thread is told. */
 pid_t spawn_job_run(void *job);

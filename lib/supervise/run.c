@@ -106,8 +106,7 @@ static int run_spawn(struct leash_run *r)
 	    spawn_job_open(&r->job, p, &r->ss.orig_mask, &r->c) == 0) {
 		if (waiter_start_spawning(&r->w.waiter, spawn_job_run,
 					  &r->job) < 0) {
-			close(r->job.fd);
-			close(r->c.errfd);
+			spawn_job_cancel(&r->job, &r->c);
 		} else if (spawn_job_born(&r->job, &r->c) == 0) {
 			return 0;
 		} else {

@@ -46,7 +46,8 @@ int waiter_start(struct waiter *w, enum waiter_kind kind, pid_t pid,
 
 /* The thread strategy, the thread making the child first: SPAWN(ARG)
  * (spawn_job_run), then the wait for the pid it returned; the caller
- * learns that pid from the child (spawn_job_born) and sets W->pid.
+ * learns that pid from the kernel's copy (spawn_job_born), and sets
+ * W->pid.
  * -1 with errno when no thread could be had: nothing was made. */
 int waiter_start_spawning(struct waiter *w, pid_t (*spawn)(void *),
 			  void *arg);
