@@ -299,14 +299,17 @@ static int deadline_prepare(struct plan *plan)
 {
 	const char *v = getenv(BUDGET_ENV);
 	struct timespec inherited;
-	char buf[BUDGET_SIZE];
+	char id[BUDGET_ID_SIZE] = "", buf[BUDGET_SIZE];
 
 	plan->deadline = (struct timespec){ 0, 0 };
 	if (!duration_is_zero(&plan->duration)) {
 		plan->deadline = *run_started();
 		timespec_add(&plan->deadline, &plan->duration);
 	}
-	switch (v ? budget_parse(v, &inherited) : BUDGET_OK) {
+	/* The boot id, read once: for the value inherited, the one passed on. */
+	if (v || (plan->export_deadline && !duration_is_zero(&plan->deadline)))
+		budget_boot_id(id);
+	switch (v ? budget_parse(v, id, &inherited) : BUDGET_OK) {
 	case BUDGET_MALFORMED:
 		diag_warn("ignoring %s %s: not SECONDS.NANOSECONDS@BOOT_ID",
 			  BUDGET_ENV, diag_quote(v));
@@ -324,8 +327,9 @@ static int deadline_prepare(struct plan *plan)
 	}
 	if (plan->verbose && plan->deadline_inherited)
 		diag_warn("the deadline is the caller's (%s)", BUDGET_ENV);
+	/* No boot id (no /proc): nothing a nested leash could trust. */
 	if (!plan->export_deadline || duration_is_zero(&plan->deadline) ||
-	    budget_format(&plan->deadline, buf, sizeof buf) < 0)
+	    !*id || budget_format(&plan->deadline, id, buf, sizeof buf) < 0)
 		return 0;
 	return plan->envp ? env_set(&plan->envp, BUDGET_ENV, buf)
 			  : setenv(BUDGET_ENV, buf, 1);

@@ -102,6 +102,25 @@ secs() {
 	assert_output "leash: ignoring LEASH_DEADLINE '1.000000000@$other': not from this boot"
 }
 
+@test "budget: without /proc there is no boot id: nothing is passed on, and an inherited value is not from this boot" {
+	host_mode && skip "leash's own"
+	need_mountns
+	local own
+	own=$(deadline_in 100)
+	# A sanitizer runtime needs /proc itself (SANITIZE=1 builds).
+	unshare -m sh -c 'mount -t tmpfs none /proc && exec "$@"' sh "$LEASH" true 2>/dev/null ||
+		skip "this leash build does not run without /proc"
+	run env -u LEASH_DEADLINE unshare -m sh -c 'mount -t tmpfs none /proc && exec "$@"' sh \
+		"$LEASH" -t 5 -- sh -c 'echo "${LEASH_DEADLINE-unset}"'
+	assert_status 0
+	assert_output unset
+	run env LEASH_DEADLINE="$own" unshare -m sh -c 'mount -t tmpfs none /proc && exec "$@"' sh \
+		"$LEASH" -t 5 -- sh -c 'echo "${LEASH_DEADLINE-unset}"'
+	assert_status 0
+	assert_output "leash: ignoring LEASH_DEADLINE '$own': not from this boot
+$own"
+}
+
 @test "budget: a nested leash -u makes its leaf inside the outer's: the outer's KILL reaches what the inner's command left with setsid" {
 	host_mode && skip "leash's own"
 	need_root

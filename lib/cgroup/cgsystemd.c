@@ -204,10 +204,12 @@ bool cg_sd_owns_tree(struct cgroup_plan *cg)
 	       cg_sd_unified(cg);
 }
 
-/* 1: not systemd's tree (or --cgroup-root): the usual places. 0: the
- * plan's paths are set.  2: no group (a unit not delegated: said under
- * -v).  -1: failure, with cg->msg. */
-int cg_systemd(struct cgroup_plan *cg, uid_t uid)
+/* cg_systemd's, on a systemd host.  Apart, and never inlined: its
+ * 10 KiB of paths are stack pages that each launch elsewhere would
+ * fault in for nothing (stack-clash protection probes every page of a
+ * frame on entry). */
+static __attribute__((noinline)) int sd_plan(struct cgroup_plan *cg,
+					     uid_t uid)
 {
 	char rel[CGROUP_PATH_MAX / 2], own[CGROUP_PATH_MAX];
 	char unitdir[CGROUP_PATH_MAX];
@@ -215,8 +217,6 @@ int cg_systemd(struct cgroup_plan *cg, uid_t uid)
 	size_t at;
 	int rc;
 
-	if (cg_root_option(cg) || access(SD_BOOTED, F_OK) < 0)
-		return 1;
 	if (cg_self_path(rel, sizeof rel) < 0)
 		return cg_sd_unified(cg), 1;    /* no cgroup2 line: says why */
 	at = sd_unit_of(rel, cg->unit, sizeof cg->unit);
@@ -242,6 +242,16 @@ int cg_systemd(struct cgroup_plan *cg, uid_t uid)
 	snprintf(unitdir, sizeof unitdir, "%s%.*s", SD_MOUNT, (int)at, rel);
 	rc = sd_plan_unit(cg, uid, unitdir, own);
 	return rc == 1 ? 2 : rc;
+}
+
+/* 1: not systemd's tree (or --cgroup-root): the usual places. 0: the
+ * plan's paths are set.  2: no group (a unit not delegated: said under
+ * -v).  -1: failure, with cg->msg. */
+int cg_systemd(struct cgroup_plan *cg, uid_t uid)
+{
+	if (cg_root_option(cg) || access(SD_BOOTED, F_OK) < 0)
+		return 1;
+	return sd_plan(cg, uid);
 }
 
 /* The keeper: the scope's first process, which holds it alive between

@@ -10,26 +10,17 @@
 
 #include "sys/sys.h"
 
-#define BOOT_ID_LEN 36          /* 8-4-4-4-12 hex digits and dashes */
+#define BOOT_ID_LEN (BUDGET_ID_SIZE - 1)     /* 8-4-4-4-12 hex digits, dashes */
 
-/* The kernel's boot id into ID (BOOT_ID_LEN + 1 bytes), read once: a
- * nested leash reads it for the value it inherits and the one it
- * passes on. */
-static int boot_id(char *id)
+int budget_boot_id(char id[BUDGET_ID_SIZE])
 {
-	static char known[BOOT_ID_LEN + 1];
+	ssize_t n = readfile_at(AT_FDCWD, "/proc/sys/kernel/random/boot_id",
+				id, BUDGET_ID_SIZE);
 
-	if (!known[0]) {
-		ssize_t n = readfile_at(AT_FDCWD, "/proc/sys/kernel/random/boot_id",
-					known, sizeof known);
-
-		if (n != BOOT_ID_LEN) {
-			known[0] = '\0';
-			return n < 0 ? -1 : (errno = EIO, -1);
-		}
-	}
-	memcpy(id, known, sizeof known);
-	return 0;
+	if (n == BOOT_ID_LEN)
+		return 0;
+	id[0] = '\0';
+	return n < 0 ? -1 : (errno = EIO, -1);
 }
 
 /* Decimal digits from *S, at most MAX of them, into *V; false if none
@@ -46,11 +37,11 @@ static bool digits(const char **s, int max, long long *v)
 	return n > 0;
 }
 
-enum budget_read budget_parse(const char *value, struct timespec *at)
+enum budget_read budget_parse(const char *value, const char *id,
+			      struct timespec *at)
 {
 	const char *s = value;
 	long long sec, nsec;
-	char id[BOOT_ID_LEN + 1];
 
 	/* Nine digits of nanoseconds, exactly: one spelling, as written. */
 	if (!digits(&s, 18, &sec) || *s++ != '.')
@@ -59,7 +50,7 @@ enum budget_read budget_parse(const char *value, struct timespec *at)
 	if (!digits(&s, 9, &nsec) || s - frac != 9 || *s++ != '@' ||
 	    strlen(s) != BOOT_ID_LEN)
 		return BUDGET_MALFORMED;
-	if (boot_id(id) < 0 || strcmp(id, s) != 0)
+	if (!*id || strcmp(id, s) != 0)
 		return BUDGET_OTHER_BOOT;
 	at->tv_sec = (time_t)sec;
 	at->tv_nsec = (long)nsec;
@@ -78,18 +69,17 @@ static char *digits_back(char *p, unsigned long long v, int n)
 /* By hand, not snprintf: every native leash -t writes one, and this is
  * all the formatting it does (a printf engine is code to run and, under
  * an emulator, to translate, for two integers). */
-int budget_format(const struct timespec *at, char *buf, size_t size)
+int budget_format(const struct timespec *at, const char *id, char *buf,
+		  size_t size)
 {
-	char id[BOOT_ID_LEN + 1], num[32], *end = num + sizeof num;
+	char num[32], *end = num + sizeof num;
 	char *p = end;
 
-	if (boot_id(id) < 0)
-		return -1;
 	p = digits_back(p, (unsigned long long)at->tv_nsec, 9);
 	*--p = '.';
 	p = digits_back(p, (unsigned long long)at->tv_sec, 1);
 	size_t n = (size_t)(end - p);
-	if (n + 1 + BOOT_ID_LEN >= size)
+	if (strlen(id) != BOOT_ID_LEN || n + 1 + BOOT_ID_LEN >= size)
 		return errno = ERANGE, -1;
 	memcpy(buf, p, n);
 	buf[n] = '@';

@@ -21,12 +21,21 @@ enum budget_read {
 	BUDGET_OTHER_BOOT,      /* from another boot, or ours is unknown */
 };
 
-/* VALUE (not NULL) as an absolute deadline into *AT. */
-enum budget_read budget_parse(const char *value, struct timespec *at);
+/* The kernel's boot id into ID: 0, or -1 with errno and ID "" when it
+ * cannot be read (no /proc).  Read by the caller, once for both calls
+ * below: a launch keeps no copy of it (no page of its own to fault in). */
+#define BUDGET_ID_SIZE 37
+int budget_boot_id(char id[BUDGET_ID_SIZE]);
 
-/* AT as a value into BUF (SIZE >= BUDGET_SIZE): 0, or -1 with errno when
- * the boot id cannot be read (no /proc). */
+/* VALUE (not NULL) as an absolute deadline into *AT; ID is ours ("":
+ * unknown, so VALUE is from another boot for all we know). */
+enum budget_read budget_parse(const char *value, const char *id,
+			      struct timespec *at);
+
+/* AT and ID (ours, not "") as a value into BUF (SIZE >= BUDGET_SIZE): 0,
+ * or -1 with errno. */
 #define BUDGET_SIZE 64
-int budget_format(const struct timespec *at, char *buf, size_t size);
+int budget_format(const struct timespec *at, const char *id, char *buf,
+		  size_t size);
 
 #endif
