@@ -373,7 +373,7 @@ static void leash_parsed(int r, const struct leash_opts *o,
 int leash_main(int argc, char **argv)
 {
 	/* Static, as in timeout_main: untouched buffers cost no memory. */
-	static struct plan p;   /* zeroed: in .bss, not .data */
+	static BSS_PAGE struct plan p;  /* zeroed: in .bss, not .data */
 	struct leash_opts o = { 0 };
 	struct parse_error e = { 0 };
 

@@ -203,7 +203,7 @@ static void run_after_reap(struct leash_run *r)
 }
 
 /* The last launch: its outcome is what --report says of the run. */
-static struct leash_run run;
+static BSS_PAGE struct leash_run run;
 
 int run_outcome(struct leash_outcome *o)
 {

@@ -33,6 +33,7 @@
 #include "ident/ident.h"
 #include "parse.h"
 #include "signal/signal.h"
+#include "sys/sys.h"
 
 extern char **environ;
 
@@ -369,7 +370,7 @@ static void su_parsed(int r, struct su_opts *o, const struct parse_error *e)
 
 int su_main(int argc, char **argv)
 {
-	static struct plan p;   /* zeroed, and large: not on the stack */
+	static BSS_PAGE struct plan p;  /* zeroed, and large: not on the stack */
 	struct su_opts o = { 0 };
 	struct parse_error e = { 0 };
 	int rc;

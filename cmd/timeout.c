@@ -6,6 +6,7 @@
 #include "cmd.h"
 #include "diag/diag.h"
 #include "parse.h"
+#include "sys/sys.h"
 
 static void timeout_usage(const char *prog)
 {
@@ -60,7 +61,7 @@ int timeout_main(int argc, char **argv)
 {
 	/* Static: the plan holds path buffers that a stack copy would touch
 	 * page by page, which shows in leash's RSS while it waits. */
-	static struct plan p;   /* zeroed: in .bss, not .data */
+	static BSS_PAGE struct plan p;  /* zeroed: in .bss, not .data */
 
 	struct parse_error e = { 0 };
 

@@ -223,7 +223,7 @@ static int watch_json(char *buf, size_t size, const struct watch_stats *s)
 
 int watch_main(int argc, char **argv)
 {
-	static struct watch_opts o;
+	static BSS_PAGE struct watch_opts o;
 	struct reportfile rf = { .fd = -1 };
 	const char *report = NULL, *what;
 	struct watch_stats s;

@@ -54,7 +54,7 @@ int main(void)
 	check(realloc(d, 10) == d, "shrinking keeps the block");
 	/* Too big for the arena: mmap, zeroed, and munmap on free. */
 	unsigned char *big = calloc(1, ARENA_SIZE + 1);
-	check(big && (big < arena.mem || big >= arena.mem + ARENA_SIZE) &&
+	check(big && (big < arena_mem || big >= arena_mem + ARENA_SIZE) &&
 	      all_zero(big, ARENA_SIZE + 1),
 	      "a block bigger than the arena comes from mmap, zeroed");
 	big[ARENA_SIZE] = 1;

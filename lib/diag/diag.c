@@ -16,7 +16,7 @@
 
 const char *diag_prog = "leash";
 void (*diag_exit_hook)(int status);
-static char last[1024];
+static BSS_PAGE char last[1024];
 static int out_fd = STDERR_FILENO;
 
 /* How long a line waits for a non-blocking OUT_FD that takes nothing. */
@@ -181,7 +181,7 @@ static int locale_is_utf8(void)
 
 const char *diag_quote(const char *s)
 {
-	static char bufs[2][DIAG_QUOTE_MAX];
+	static BSS_PAGE char bufs[2][DIAG_QUOTE_MAX];
 	static int which;
 
 	return quote_to(bufs[which ^= 1], sizeof bufs[0], s, locale_is_utf8());

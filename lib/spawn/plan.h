@@ -97,7 +97,6 @@ struct plan {
 	/* No pty to be had for another uid: the std fds that are terminals
 	 * become /dev/null in the child (pty_null_terminals). */
 	bool tty_to_null;
-	struct cgroup_plan cg;
 
 	/* A session ended from outside: the signals in END_SIGNALS (a pty
 	 * session's HUP; su's TERM, INT, QUIT) are forwarded as any other,
@@ -125,6 +124,10 @@ struct plan {
 	bool own_group;
 	bool no_clone3;
 	bool exec_direct;       /* execve FILE as given, no PATH search */
+
+	/* Last: its paths are 24 KiB that a launch without a cgroup never
+	 * touches; the fields above share the plan's first page. */
+	struct cgroup_plan cg;
 };
 
 #endif

@@ -408,7 +408,7 @@ int spawn_job_cancel(struct spawn_job *j, struct child *c)
 pid_t spawn_job_run(void *job)
 {
 	/* One launch at a time per process: leash(1)'s, never a host's. */
-	static _Alignas(16) char stack[VCHILD_STACK];
+	static BSS_PAGE char stack[VCHILD_STACK];
 	struct spawn_job *j = job;
 	struct vchild v = { j->plan, j->mask, j->fd };
 	pid_t pid = vfork_child(&v, stack, sizeof stack, CLONE_PARENT_SETTID,

@@ -23,7 +23,7 @@
 #define WAITER_STACK (16 * 1024)
 
 /* In .bss: no mmap, mprotect and munmap of a stack per launch. */
-static _Alignas(64) unsigned char waiter_stack[WAITER_STACK];
+static BSS_PAGE unsigned char waiter_stack[WAITER_STACK];
 
 int waiter_kind_from_env(enum waiter_kind *kind)
 {

@@ -24,6 +24,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "sys/bss.h"
+
 #if !defined(__GLIBC__) && !defined(__BIONIC__) && !defined(__SANITIZE_ADDRESS__)
 
 #define ARENA_SIZE (256 * 1024)
@@ -37,13 +39,15 @@ struct block {
 };
 _Static_assert(sizeof(struct block) == ALIGN, "a header is one ALIGN unit");
 
-/* The two counters share a page with the first blocks, so a launch's
- * few allocations fault in one page, not that one and the counters'. */
+/* The counters among the small variables a launch touches anyway (the
+ * link sorts them together, bss.h): the first block's page is then
+ * written first, one fault, not read first (the zero page mapped) and
+ * then written (a copy: a second). */
 static struct {
 	size_t top;             /* first free byte */
 	size_t dirty;           /* bytes ever handed out: above, still zero */
-	alignas(ALIGN) unsigned char mem[ARENA_SIZE];
 } arena;
+static BSS_PAGE unsigned char arena_mem[ARENA_SIZE];
 
 static size_t round_up(size_t n)
 {
@@ -57,7 +61,7 @@ static struct block *block_of(void *p)
 
 static int is_last(const struct block *b)
 {
-	return (const unsigned char *)(b + 1) + b->size == arena.mem + arena.top;
+	return (const unsigned char *)(b + 1) + b->size == arena_mem + arena.top;
 }
 
 static struct block *map_block(size_t n)
@@ -86,7 +90,7 @@ static struct block *alloc_block(size_t n)
 	if (n > ARENA_SIZE ||
 	    sizeof(struct block) + round_up(n) > ARENA_SIZE - arena.top)
 		return map_block(n);
-	struct block *b = (struct block *)(arena.mem + arena.top);
+	struct block *b = (struct block *)(arena_mem + arena.top);
 	b->size = round_up(n);
 	b->mapped = 0;
 	arena_take(sizeof *b + b->size);
@@ -110,7 +114,7 @@ void free(void *p)
 	if (b->mapped)
 		munmap(b, b->size + sizeof *b);
 	else if (is_last(b))
-		arena.top = (size_t)((unsigned char *)b - arena.mem);
+		arena.top = (size_t)((unsigned char *)b - arena_mem);
 }
 
 void *calloc(size_t m, size_t n)
@@ -122,7 +126,7 @@ void *calloc(size_t m, size_t n)
 	if (!b)
 		return NULL;
 	/* Bytes never handed out before, and mmap pages, are zero already. */
-	size_t at = (size_t)((unsigned char *)(b + 1) - arena.mem);
+	size_t at = (size_t)((unsigned char *)(b + 1) - arena_mem);
 	if (!b->mapped && at < dirty)
 		memset(b + 1, 0, dirty - at < len ? dirty - at : len);
 	return b + 1;

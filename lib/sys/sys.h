@@ -13,6 +13,7 @@
  *   small      qsort and strstr smaller than musl's
  *   stdfd      fds 0-2 open from the start; a close nothing refuses
  *   arena      leash's malloc (no header: it is malloc)
+ *   bss        BSS_PAGE: a large zeroed static on pages of its own
  *   quote      an operand quoted as GNU's quote() does
  *   glob       a shell pattern against a path, fnmatch's FNM_PATHNAME
  *              rule, in bytes (leash watch --from)
@@ -25,6 +26,7 @@
 #ifndef LEASH_SYS_H
 #define LEASH_SYS_H
 
+#include "sys/bss.h"
 #include "sys/decpoint.h"
 #include "sys/format.h"
 #include "sys/glob.h"

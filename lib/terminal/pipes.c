@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "sys/sys.h"
 #include "time/time.h"
 
 #ifndef SYS_kcmp
@@ -20,7 +21,7 @@
 #define KCMP_FILE 0
 
 /* In .bss: untouched unless --idle relays. */
-static char bufs[2][RELAY_OUT];
+static BSS_PAGE char bufs[2][RELAY_OUT];
 
 /* Are fds 1 and 2 one open file description (2>&1)?  Then one pipe
  * keeps their order.  No kcmp (CONFIG_KCMP off): two pipes. */

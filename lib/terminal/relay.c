@@ -6,11 +6,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sys/sys.h"
 #include "time/time.h"
 
 /* In .bss: untouched until a session uses them, and no stack pages. */
-static char in_buf[RELAY_IN];
-static char out_buf[RELAY_OUT];
+static BSS_PAGE char in_buf[RELAY_IN];
+static BSS_PAGE char out_buf[RELAY_OUT];
 
 void relay_init(struct relay *r, struct pty *p)
 {

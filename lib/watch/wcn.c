@@ -12,6 +12,8 @@
 #include <linux/connector.h>
 #include <linux/netlink.h>
 
+#include "sys/sys.h"
+
 /* 8 MiB: ~12k events of ~660 B queued before ENOBUFS (watch.md 1.3). */
 #define W_RCVBUF (8 << 20)
 #define W_BATCH 32
@@ -134,7 +136,7 @@ static void w_cn_dispatch(struct watch *w, const char *buf, size_t n,
 
 int w_cn_read(struct watch *w, void (*fn)(struct watch *, const struct w_event *))
 {
-	static char bufs[W_BATCH][W_MSG];
+	static BSS_PAGE char bufs[W_BATCH][W_MSG];
 	struct mmsghdr m[W_BATCH];
 	struct iovec iov[W_BATCH];
 

@@ -20,7 +20,7 @@
 
 #include "sys/sys.h"
 
-static struct watch the_watch;
+static BSS_PAGE struct watch the_watch;
 
 static void w_event(struct watch *w, const struct w_event *e)
 {
@@ -289,7 +289,7 @@ static int w_cmp(const void *a, const void *b)
 
 static void w_pct(const unsigned *a, unsigned n, uint64_t *p50, uint64_t *p99)
 {
-	static unsigned tmp[W_SAMPLES];
+	static BSS_PAGE unsigned tmp[W_SAMPLES];
 
 	n = n < W_SAMPLES ? n : W_SAMPLES;
 	*p50 = *p99 = 0;

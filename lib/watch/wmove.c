@@ -43,7 +43,7 @@ static void w_rec_put(struct watch *w, pid_t tgid, uid_t uid, uint64_t at)
  * than the move reads a record, and events older than that are done. */
 void w_rec_prune(struct watch *w, uint64_t horizon)
 {
-	static struct w_rec keep[W_REC_SLOTS];
+	static BSS_PAGE struct w_rec keep[W_REC_SLOTS];
 	unsigned n = 0;
 
 	if (!w->nrec)       /* the usual second: nothing moved, no page touched */
