@@ -15,27 +15,15 @@
 #define PATHS_AT offsetof(struct plan, cg.leaf_top)
 #define PATHS_END (offsetof(struct plan, cg.msg) + CGROUP_PATH_MAX + 256)
 
-static void paths_clear(struct plan *plan)
-{
-	struct cgroup_plan *cg = &plan->cg;
-
-	cg->leaf_top[0] = cg->leaf_uid[0] = cg->cpu_top[0] = '\0';
-	cg->cpu_uid[0] = cg->leaf[0] = cg->msg[0] = '\0';
-}
-
 void attr_plan_copy(struct plan *dst, const struct plan *src)
 {
 	memcpy(dst, src, PATHS_AT);
 	memcpy((char *)dst + PATHS_END, (const char *)src + PATHS_END,
 	       sizeof *dst - PATHS_END);
-	paths_clear(dst);
 }
 
 void attr_plan_defaults(struct plan *plan)
 {
-	memset(plan, 0, PATHS_AT);
-	memset((char *)plan + PATHS_END, 0, sizeof *plan - PATHS_END);
-	paths_clear(plan);
 	plan->term_signal = SIGTERM;
 	plan->pdeath_signal = 0;        /* it follows the forking thread */
 	plan->own_group = true;

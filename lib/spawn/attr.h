@@ -15,13 +15,15 @@ struct leash_attr {
 };
 
 /* The plan a host's run starts from: no deadline, the caller's ids, no
- * cgroup, no word printed, the child leading its own group. */
+ * cgroup, no word printed, the child leading its own group.  PLAN is
+ * zeroed memory (calloc): only what is not zero is set. */
 void attr_plan_defaults(struct plan *plan);
 
-/* A run's copy of an attr's plan.  The cgroup paths (24 KiB of the 26)
- * are "" in any attr and only written by a run that makes a group: they
- * are set "", not copied, so a run without one never touches their
- * pages. */
+/* A run's copy of an attr's plan, into zeroed memory (DST: calloc).  The
+ * cgroup paths (24 KiB of the 26) are "" in any attr, and only written
+ * by a run that makes a group: left out of the copy, they stay zero, ""
+ * without a write, so a run without a group never touches their six
+ * pages (a fault each, in a host whose malloc maps the run afresh). */
 void attr_plan_copy(struct plan *dst, const struct plan *src);
 
 #endif

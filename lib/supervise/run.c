@@ -256,7 +256,8 @@ int leash_spawn(leash_run_t **run, const char *path, char *const argv[],
 
 	if (!run || !path || !argv || !argv[0])
 		return -EINVAL;
-	if (!(r = malloc(sizeof *r)))
+	/* Zeroed: the plan's cgroup paths are "" without a write (attr.h). */
+	if (!(r = calloc(1, sizeof *r)))
 		return -ENOMEM;
 	run_init(r, &r->own, attr && attr->flags & LEASH_WAIT_THREAD ?
 			     WAITER_THREAD : WAITER_PIDFD);
