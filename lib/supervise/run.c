@@ -32,6 +32,7 @@ static unsigned scope_enter(void)
 	return saved;
 }
 
+/* Two stores: errno is the caller's still. */
 static void scope_leave(struct leash_run *r, unsigned saved)
 {
 	r->fallbacks |= fallback_taken;
@@ -53,15 +54,13 @@ int run_prepare(struct leash_run *r, const char **what)
 	struct plan *p = r->plan;
 	uid_t uid = p->id.have_uid ? p->id.uid : getuid();
 	unsigned saved = scope_enter();
-	int rc = 0, err;
+	int rc = 0;
 
 	p->cg.self = p->self;
 	p->cg.started = p->started;
 	if (p->cg.mode != CGROUP_OFF)
 		rc = cgroup_prepare(&p->cg, uid, what);
-	err = errno;
 	scope_leave(r, saved);
-	errno = err;
 	if (rc < 0)
 		return -1;
 	if (p->in_host)
@@ -143,10 +142,8 @@ int run_start(struct leash_run *r)
 {
 	unsigned saved = scope_enter();
 	int rc = run_begin(r);
-	int err = errno;
 
 	scope_leave(r, saved);
-	errno = err;
 	return rc;
 }
 
