@@ -320,18 +320,6 @@ static const char *target_name(int target)
 	}
 }
 
-static const char *tree_name(const struct report *r)
-{
-	if (!r->out)
-		return report_tree_name(r->tree_kill);
-	switch (r->out->tree) {
-	case LEASH_TREE_GROUP: return "group";
-	case LEASH_TREE_SUBREAPER: return "subreaper";
-	case LEASH_TREE_CGROUP: return "cgroup";
-	default: return "none";
-	}
-}
-
 /* The outcome of a command that ran; NULL else. */
 static const struct leash_outcome *ran(const struct report *r)
 {
@@ -632,7 +620,7 @@ int report_format(const struct report *r, struct jbuf *b)
 	jb_key(b, &first, "systemd_unit");
 	jb_str(b, r->sd_unit);
 	jb_key(b, &first, "tree_kill");
-	jb_str(b, tree_name(r));
+	jb_str(b, report_tree_name(r->tree_kill));
 	jb_key(b, &first, "pty");
 	jb_put(b, r->pty ? "true" : "false", r->pty ? 4 : 5);
 	jb_key(b, &first, "deadline_from");

@@ -82,7 +82,9 @@ struct report {
 	const char *cg_reason;
 	const char *sd_unit;    /* systemd's unit the groups are in, or the
 				 * unit leash runs in; NULL off systemd */
-	enum tree_kill tree_kill;   /* without OUT: how it would have been */
+	/* How the tree is reached: the plan's, which OUT's tree is made
+	 * from (and how it would have been, without OUT). */
+	enum tree_kill tree_kill;
 	bool pty;
 	const char *deadline_from;  /* "option", "LEASH_DEADLINE" or NULL */
 	unsigned fallbacks;     /* enum fallback bits leash(1) took around the
