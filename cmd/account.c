@@ -162,8 +162,7 @@ void account_start(void)
  * --idle or --stall was the deadline that ended it. */
 static void classify(struct report *r, const struct outcome *out)
 {
-	r->ended_by = out->fired == PROGRESS_IDLE ? RESULT_IDLE :
-		      out->fired == PROGRESS_STALL ? RESULT_STALLED : 0;
+	r->ended_by = report_timed_out_by(out, 0);
 }
 
 static void where(struct report *r)

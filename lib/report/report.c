@@ -673,7 +673,7 @@ enum report_result report_result(const struct report *r)
 	}
 }
 
-static enum report_result timed_out_by(const struct outcome *out,
+enum report_result report_timed_out_by(const struct outcome *out,
 				       enum report_result deadline)
 {
 	return out->fired == PROGRESS_IDLE ? RESULT_IDLE :
@@ -683,17 +683,18 @@ static enum report_result timed_out_by(const struct outcome *out,
 enum report_result report_result_of(const struct outcome *out)
 {
 	if (out->code == CLD_EXITED)
-		return out->timed_out ? timed_out_by(out, RESULT_TIMEOUT) :
-		       RESULT_EXITED;
+		return out->timed_out ?
+		       report_timed_out_by(out, RESULT_TIMEOUT) : RESULT_EXITED;
 	/* A KILL leash did not send while the leaf's OOM kills rose (the
 	 * leaf is new: from 0) is the OOM killer's, deadline or not. */
 	if (out->status == SIGKILL && !out->sent_kill_after &&
 	    out->have_usage && out->usage.oom_kills > 0)
 		return RESULT_OOM_KILLED;
 	if (out->timed_out)
-		return timed_out_by(out, out->status == SIGKILL &&
-				    out->sent_kill_after ?
-				    RESULT_KILLED_AFTER_TIMEOUT : RESULT_TIMEOUT);
+		return report_timed_out_by(out, out->status == SIGKILL &&
+					   out->sent_kill_after ?
+					   RESULT_KILLED_AFTER_TIMEOUT :
+					   RESULT_TIMEOUT);
 	return out->status == SIGKILL ? RESULT_KILLED_FROM_OUTSIDE :
 	       RESULT_SIGNALED;
 }

@@ -52,6 +52,10 @@ enum report_result {
 /* What a command that ran came to (the library's outcome and the
  * report classify it the same way). */
 enum report_result report_result_of(const struct outcome *out);
+/* What ended OUT's command that timed out: RESULT_IDLE or RESULT_STALLED
+ * when --idle or --stall did, else DEADLINE. */
+enum report_result report_timed_out_by(const struct outcome *out,
+				       enum report_result deadline);
 
 /* One report: the run as the library's outcome tells it (leash.h: the
  * one source of every field it has, for a host and for leash(1)), and
